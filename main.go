@@ -1,0 +1,181 @@
+// Command grove is an MCP server that gives AI applications the user's
+// project files and Git history, and nothing outside the allowed roots.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+
+	"github.com/grove-mcp/grove/server"
+)
+
+// version is set at release time with -ldflags "-X main.version=v1.2.3".
+var version = ""
+
+const usage = `grove: an MCP server for your project files and Git history.
+
+Usage:
+  grove [flags] [DIR ...]        serve MCP over stdio (DIRs are roots, like --root)
+  grove doctor [flags] [DIR ...] report what a client would get, then exit
+
+Flags:
+`
+
+const examples = `
+Examples:
+  grove --root ~/src/myproject
+  grove --root ~/src/app --root ~/notes --read-only
+  grove doctor --root ~/src/myproject
+
+Add it to a client (Claude Code):
+  claude mcp add grove -- grove --root "$PWD"
+Any client: command "grove", args ["--root", "/absolute/project/path"].
+
+grove reads JSON-RPC on stdin and writes it on stdout; logs go to stderr or --log-file.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	doctor := len(args) > 0 && args[0] == "doctor"
+	if doctor {
+		args = args[1:]
+	}
+	cfg, opts, err := parseFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "grove: %v (see grove --help)\n", err)
+		return 2
+	}
+	if opts.version {
+		fmt.Println("grove", cfg.Version)
+		return 0
+	}
+	logger, closeLog, err := newLogger(opts.logLevel, opts.logFile)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
+		return 2
+	}
+	defer closeLog()
+	cfg.Logger = logger
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if doctor {
+		if err := server.Doctor(ctx, os.Stdout, cfg); err != nil {
+			fmt.Fprintf(os.Stderr, "grove doctor: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	if isTerminal(os.Stdin) {
+		fmt.Fprint(os.Stderr, terminalHint)
+	}
+	if err := server.Run(ctx, cfg); err != nil && !errors.Is(err, context.Canceled) {
+		logger.Error("server stopped", "err", err)
+		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+const terminalHint = `grove is an MCP server: an AI application (Claude Desktop, Claude Code, VS Code, Cursor)
+starts it and talks JSON-RPC to it over stdin/stdout. Add it to your client instead of running it here, e.g.:
+  claude mcp add grove -- grove --root "$PWD"
+Run "grove doctor --root DIR" to see what a client would get, or "grove --help". Waiting for JSON-RPC on stdin...
+`
+
+type flagOpts struct {
+	version  bool
+	logLevel string
+	logFile  string
+}
+
+func parseFlags(args []string) (server.Config, flagOpts, error) {
+	var cfg server.Config
+	var opts flagOpts
+	fs := flag.NewFlagSet("grove", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Func("root", "a directory, file or file:// URI grove may use (repeatable); the ceiling for client roots", func(s string) error {
+		cfg.Roots = append(cfg.Roots, s)
+		return nil
+	})
+	fs.BoolVar(&cfg.ReadOnly, "read-only", false, "offer no tool that writes files or repositories")
+	fs.Int64Var(&cfg.MaxReadBytes, "max-file-size", 10<<20, "largest file, in bytes, that is read whole")
+	fs.StringVar(&opts.logLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&opts.logFile, "log-file", "", "append logs to this file instead of stderr")
+	fs.BoolVar(&opts.version, "version", false, "print the version and exit")
+	fs.Usage = func() {
+		fmt.Fprint(os.Stdout, usage)
+		fs.SetOutput(os.Stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+		fmt.Fprint(os.Stdout, examples)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
+		}
+		return cfg, opts, err
+	}
+	cfg.Roots = append(cfg.Roots, fs.Args()...)
+	if cfg.MaxReadBytes <= 0 {
+		return cfg, opts, errors.New("--max-file-size must be positive")
+	}
+	cfg.Version = versionString()
+	return cfg, opts, nil
+}
+
+func newLogger(level, file string) (*slog.Logger, func(), error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(strings.ToUpper(level))); err != nil {
+		return nil, nil, fmt.Errorf("--log-level %q: want debug, info, warn or error", level)
+	}
+	var w io.Writer = os.Stderr
+	closeLog := func() {}
+	if file != "" {
+		f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--log-file: %w", err)
+		}
+		w, closeLog = f, func() { f.Close() }
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeLog, nil
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			return "devel-" + s.Value[:12]
+		}
+	}
+	return "devel"
+}
+
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

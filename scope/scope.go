@@ -1,0 +1,91 @@
+// Package scope hands each MCP handler the roots in force for its request.
+//
+// Client roots can differ per request: a modern (2026-07-28) client supplies
+// them through a multi-round-trip input request, a legacy client once per
+// session. Feature packages never keep a scope of their own; they wrap their
+// handlers, and the server supplies the [Provider]:
+//
+//	mcp.AddTool(s, &mcp.Tool{Name: "read_file"}, scope.Tool(p, f.readFile))
+//
+//	func (f *Files) readFile(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in ReadArgs) (*mcp.CallToolResult, ReadOut, error)
+package scope
+
+import (
+	"context"
+	"errors"
+
+	"github.com/grove-mcp/grove/roots"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Provider decides the roots of a request.
+type Provider interface {
+	// Scope returns the roots in force for req, or the input requests to
+	// answer first, when a modern client's roots are needed and not yet given.
+	Scope(req mcp.Request) (*roots.Scope, mcp.InputRequestMap)
+}
+
+// ErrNoRoots tells the model, and through it the user, how to give grove
+// something to work on.
+var ErrNoRoots = errors.New("grove has no roots to work in: start it with --root DIR " +
+	"(for example: grove --root ~/project), or use a client that shares its workspace folders as roots")
+
+// RequestState marks a retry that carries the client's roots. It grants
+// nothing: client roots can only narrow the operator's.
+const RequestState = "grove:roots"
+
+// Static returns a Provider that always answers sc.
+func Static(sc *roots.Scope) Provider { return static{sc} }
+
+type static struct{ sc *roots.Scope }
+
+func (s static) Scope(mcp.Request) (*roots.Scope, mcp.InputRequestMap) { return s.sc, nil }
+
+// ToolHandler is a typed tool handler that runs within a scope.
+type ToolHandler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in In) (*mcp.CallToolResult, Out, error)
+
+// Tool adapts h to the SDK: it asks for the client's roots when needed, and
+// answers an error result when nothing is reachable.
+func Tool[In, Out any](p Provider, h ToolHandler[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		var zero Out
+		sc, ask := p.Scope(req)
+		if ask != nil {
+			return &mcp.CallToolResult{InputRequests: ask, RequestState: RequestState}, zero, nil
+		}
+		if sc.Empty() {
+			return nil, zero, ErrNoRoots
+		}
+		return h(ctx, req, sc, in)
+	}
+}
+
+// Prompt adapts a prompt handler like [Tool].
+func Prompt(p Provider, h func(ctx context.Context, req *mcp.GetPromptRequest, sc *roots.Scope) (*mcp.GetPromptResult, error)) mcp.PromptHandler {
+	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		sc, ask := p.Scope(req)
+		if ask != nil {
+			return &mcp.GetPromptResult{InputRequests: ask, RequestState: RequestState}, nil
+		}
+		if sc.Empty() {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: ErrNoRoots.Error()}
+		}
+		return h(ctx, req, sc)
+	}
+}
+
+// Resource adapts a resource handler like [Tool]. With no roots, every
+// resource is not found.
+func Resource(p Provider, h func(ctx context.Context, req *mcp.ReadResourceRequest, sc *roots.Scope) (*mcp.ReadResourceResult, error)) mcp.ResourceHandler {
+	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		sc, ask := p.Scope(req)
+		if ask != nil {
+			return &mcp.ReadResourceResult{InputRequests: ask, RequestState: RequestState}, nil
+		}
+		if sc.Empty() {
+			return nil, mcp.ResourceNotFoundError(req.Params.URI)
+		}
+		return h(ctx, req, sc)
+	}
+}

@@ -1,0 +1,160 @@
+package server
+
+// Every use of the deprecated roots API (SEP-2577) lives in this file: the
+// legacy session-level roots/list exchange and the modern per-request roots
+// carried by multi-round-trip input requests.
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/grove-mcp/grove/roots"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// rootsTimeout bounds how long grove waits for a client's roots/list answer.
+// A client that never answers must not hang anything: after this, requests
+// go on with the last good set.
+const rootsTimeout = 5 * time.Second
+
+// modernVersion is the first protocol version without sessions, where roots
+// travel with each request.
+const modernVersion = "2026-07-28"
+
+// clientRoots keeps the legacy session's client roots up to date.
+type clientRoots struct {
+	set    *roots.Set
+	logger *slog.Logger
+
+	mu      sync.Mutex    // guards the fields below
+	gen     int           // generation of the newest fetch
+	applied int           // generation of the set now in force
+	pending chan struct{} // closed when the newest fetch ends; nil when none ran
+}
+
+func newClientRoots(set *roots.Set, logger *slog.Logger) *clientRoots {
+	return &clientRoots{set: set, logger: logger.With("component", "roots")}
+}
+
+func (c *clientRoots) install(opts *mcp.ServerOptions) {
+	opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) { c.refresh(req.Session) }
+	opts.RootsListChangedHandler = func(_ context.Context, req *mcp.RootsListChangedRequest) { c.refresh(req.Session) }
+}
+
+// refresh asks the client for its roots in the background. The SDK does not
+// check the client's capability for us, so we do.
+func (c *clientRoots) refresh(ss *mcp.ServerSession) {
+	p := ss.InitializeParams()
+	if p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil {
+		return
+	}
+	done := make(chan struct{})
+	c.mu.Lock()
+	c.gen++
+	gen := c.gen
+	c.pending = done
+	c.mu.Unlock()
+	go func() {
+		defer close(done)
+		ctx, cancel := context.WithTimeout(context.Background(), rootsTimeout)
+		defer cancel()
+		res, err := ss.ListRoots(ctx, nil)
+		if err != nil {
+			c.logger.Warn("roots/list failed; keeping the last good roots", "err", err)
+			return
+		}
+		c.apply(gen, res.Roots)
+	}()
+}
+
+// apply installs the roots of fetch gen unless a newer fetch already did.
+func (c *clientRoots) apply(gen int, rs []*mcp.Root) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen < c.applied {
+		return
+	}
+	c.applied = gen
+	sc := c.set.SetClient(clientRootList(rs))
+	c.logger.Info("client roots changed", "roots", len(sc.Roots()), "ignored", len(c.set.Dropped()))
+}
+
+// wait lets a request see the answer to a roots/list in flight, so that a
+// tool call right after a roots change sees the new roots.
+func (c *clientRoots) wait(ctx context.Context) {
+	c.mu.Lock()
+	p := c.pending
+	c.mu.Unlock()
+	if p == nil {
+		return
+	}
+	t := time.NewTimer(rootsTimeout)
+	defer t.Stop()
+	select {
+	case <-p:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+func clientRootList(rs []*mcp.Root) []roots.ClientRoot {
+	out := make([]roots.ClientRoot, 0, len(rs))
+	for _, r := range rs {
+		if r != nil {
+			out = append(out, roots.ClientRoot{URI: r.URI, Name: r.Name})
+		}
+	}
+	return out
+}
+
+// Scope implements [scope.Provider]: the roots a request may use.
+//   - A modern retry that carries the client's roots: the ceiling narrowed by them.
+//   - A modern request whose client declares roots: ask for them first
+//     (tools/call, prompts/get and resources/read only; other methods cannot).
+//   - Other modern requests: the operator's roots.
+//   - Legacy: the session's roots.
+func (s *Server) Scope(req mcp.Request) (*roots.Scope, mcp.InputRequestMap) {
+	responses, retryable, caps := requestRootsInfo(req)
+	if lr, ok := responses["roots"].(*mcp.ListRootsResult); ok {
+		return s.set.Narrow(clientRootList(lr.Roots)), nil
+	}
+	if !isModern(req) {
+		s.client.wait(context.Background())
+		return s.set.Scope(), nil
+	}
+	if retryable && caps != nil && caps.RootsV2 != nil {
+		return nil, mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}
+	}
+	return s.set.Ceiling(), nil
+}
+
+// requestRootsInfo returns the input responses of a request that can carry
+// them, and the client's capabilities as of that request.
+func requestRootsInfo(req mcp.Request) (mcp.InputResponseMap, bool, *mcp.ClientCapabilities) {
+	switch r := req.(type) {
+	case *mcp.CallToolRequest:
+		if r.Params != nil {
+			return r.Params.InputResponses, true, r.ClientCapabilities()
+		}
+	case *mcp.GetPromptRequest:
+		if r.Params != nil {
+			return r.Params.InputResponses, true, r.ClientCapabilities()
+		}
+	case *mcp.ReadResourceRequest:
+		if r.Params != nil {
+			return r.Params.InputResponses, true, r.ClientCapabilities()
+		}
+	}
+	return nil, false, nil
+}
+
+func isModern(req mcp.Request) bool {
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok || ss == nil {
+		return false
+	}
+	p := ss.InitializeParams()
+	return p != nil && p.ProtocolVersion >= modernVersion
+}

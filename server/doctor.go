@@ -1,0 +1,87 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/grove-mcp/grove/ignore"
+)
+
+// Doctor writes a report for a person: the roots grove resolved from cfg,
+// which are Git repositories, how many files a client would see, and the
+// machine's inotify watch limit.
+func Doctor(ctx context.Context, w io.Writer, cfg Config) error {
+	s, err := New(cfg)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	fmt.Fprintf(w, "grove %s\n", cfg.Version)
+	rs := s.set.Ceiling().Roots()
+	if len(rs) == 0 {
+		fmt.Fprintln(w, "roots: none given. Only roots the client shares will be reachable;")
+		fmt.Fprintln(w, "       pass --root DIR to set the directories grove may use.")
+	}
+	for _, r := range rs {
+		kind := "directory"
+		if r.File {
+			kind = "file"
+		}
+		fmt.Fprintf(w, "root: %s (%s)\n", r.Path, kind)
+		if s.isRepo(r.Path) {
+			fmt.Fprintln(w, "  git: yes")
+		} else {
+			fmt.Fprintln(w, "  git: no")
+		}
+		if r.File {
+			continue
+		}
+		files, dirs, err := count(ctx, r.Path)
+		if err != nil {
+			fmt.Fprintf(w, "  files: counting failed: %v\n", err)
+			continue
+		}
+		fmt.Fprintf(w, "  files: %d in %d directories (not counting .gitignored ones)\n", files, dirs)
+	}
+	mode := "read-write"
+	if cfg.ReadOnly {
+		mode = "read-only"
+	}
+	fmt.Fprintf(w, "mode: %s\n", mode)
+	fmt.Fprintf(w, "inotify: %s\n", inotifyReport())
+	return nil
+}
+
+func count(ctx context.Context, dir string) (files, dirs int, err error) {
+	m, err := ignore.New(dir)
+	if err != nil {
+		return 0, 0, err
+	}
+	err = m.Walk(ctx, func(_ string, d fs.DirEntry) error {
+		if d.IsDir() {
+			dirs++
+		} else {
+			files++
+		}
+		return nil
+	})
+	return files, dirs, err
+}
+
+// inotifyReport tells how many directories the kernel lets one user watch.
+func inotifyReport() string {
+	b, err := os.ReadFile("/proc/sys/fs/inotify/max_user_watches")
+	if err != nil {
+		return "no inotify on this system (fsnotify uses the platform's own mechanism)"
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return "unreadable watch limit"
+	}
+	return fmt.Sprintf("max_user_watches = %d (one watch per directory; raise with sysctl fs.inotify.max_user_watches)", n)
+}

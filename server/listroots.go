@@ -1,0 +1,87 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/grove-mcp/grove/scope"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ListRootsArgs are the arguments of list_roots: none.
+type ListRootsArgs struct{}
+
+// RootInfo describes one root in force.
+type RootInfo struct {
+	URI    string `json:"uri"`
+	Path   string `json:"path"`
+	Name   string `json:"name"`
+	Source string `json:"source" jsonschema:"flag (the operator's --root) or client (the client's roots)"`
+	File   bool   `json:"file,omitempty" jsonschema:"the root is a single file"`
+	Git    bool   `json:"git" jsonschema:"the root lies in a Git repository"`
+}
+
+// ListRootsOut is the result of list_roots.
+type ListRootsOut struct {
+	Roots    []RootInfo `json:"roots"`
+	Ignored  []string   `json:"ignored,omitempty" jsonschema:"client roots refused, with the reason"`
+	Watching string     `json:"watching,omitempty" jsonschema:"the state of change notifications when degraded"`
+	Hint     string     `json:"hint,omitempty"`
+}
+
+func (s *Server) addListRoots() {
+	mcp.AddTool(s.mcp, &mcp.Tool{
+		Name:  "list_roots",
+		Title: "List roots",
+		Description: "The directories (and single files) grove may use, where each came from (the operator's " +
+			"--root or the client's roots), and whether each is a Git repository. Nothing outside them is reachable.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
+	}, s.listRoots)
+}
+
+func (s *Server) listRoots(_ context.Context, req *mcp.CallToolRequest, _ ListRootsArgs) (*mcp.CallToolResult, ListRootsOut, error) {
+	sc, ask := s.Scope(req)
+	if ask != nil {
+		return &mcp.CallToolResult{InputRequests: ask, RequestState: scope.RequestState}, ListRootsOut{}, nil
+	}
+	out := ListRootsOut{Roots: []RootInfo{}, Ignored: s.set.Dropped()}
+	for _, r := range sc.Roots() {
+		out.Roots = append(out.Roots, RootInfo{
+			URI: r.URI, Path: r.Path, Name: r.Name, Source: string(r.Source), File: r.File,
+			Git: s.isRepo(r.Path),
+		})
+	}
+	if s.watchStatus != nil {
+		out.Watching = s.watchStatus()
+	}
+	if len(out.Roots) == 0 {
+		out.Hint = scope.ErrNoRoots.Error()
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}}, out, nil
+}
+
+func (o ListRootsOut) text() string {
+	var b strings.Builder
+	for _, r := range o.Roots {
+		kind := "dir"
+		if r.File {
+			kind = "file"
+		}
+		git := ""
+		if r.Git {
+			git = ", git"
+		}
+		fmt.Fprintf(&b, "%s (%s, from %s%s)\n", r.Path, kind, r.Source, git)
+	}
+	for _, d := range o.Ignored {
+		fmt.Fprintf(&b, "ignored client root: %s\n", d)
+	}
+	if o.Watching != "" {
+		fmt.Fprintf(&b, "watching: %s\n", o.Watching)
+	}
+	if o.Hint != "" {
+		b.WriteString(o.Hint + "\n")
+	}
+	return b.String()
+}

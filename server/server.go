@@ -1,0 +1,127 @@
+// Package server wires grove's features to the MCP SDK and serves them over
+// stdio, in both protocol eras: legacy (initialize, up to 2025-11-25) and
+// modern (2026-07-28: server/discover and per-request _meta).
+//
+//	err := server.Run(ctx, server.Config{Roots: []string{"/home/me/project"}})
+//
+// The server owns the roots policy at run time: the operator's roots from
+// [Config], narrowed by the client's (see clientroots.go), handed to every
+// feature through [scope.Provider].
+package server
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/grove-mcp/grove/roots"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Config is what the operator decides.
+type Config struct {
+	Roots        []string // --root values: directories, files or file:// URIs; the ceiling
+	ReadOnly     bool     // no tool that writes files or repositories
+	MaxReadBytes int64    // largest file read whole; 0 means 10 MiB
+	Version      string
+	Logger       *slog.Logger // nil discards
+}
+
+//go:embed instructions.md
+var instructions string
+
+// Server is a configured grove, ready to serve sessions.
+type Server struct {
+	cfg    Config
+	logger *slog.Logger
+	set    *roots.Set
+	client *clientRoots
+	mcp    *mcp.Server
+	closer []func() error
+
+	isRepo      func(dir string) bool // from gittools
+	watchStatus func() string         // non-empty when change notifications are degraded
+}
+
+// New builds a server from cfg. The roots in cfg must exist.
+func New(cfg Config) (*Server, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxReadBytes <= 0 {
+		cfg.MaxReadBytes = 10 << 20
+	}
+	set, err := roots.NewSet(cfg.Roots, cfg.Logger)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, logger: cfg.Logger, set: set}
+	s.client = newClientRoots(set, cfg.Logger)
+	s.mcp = mcp.NewServer(&mcp.Implementation{
+		Name:    "grove",
+		Title:   "grove: project files and Git history",
+		Version: cfg.Version,
+	}, s.options())
+	if err := s.addFeatures(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Server) options() *mcp.ServerOptions {
+	opts := &mcp.ServerOptions{
+		Instructions: instructions,
+		Logger:       s.logger.With("component", "mcp"),
+		Capabilities: &mcp.ServerCapabilities{
+			Completions: &mcp.CompletionCapabilities{},
+			Logging:     &mcp.LoggingCapabilities{},
+			Prompts:     &mcp.PromptCapabilities{ListChanged: true},
+			Resources:   &mcp.ResourceCapabilities{Subscribe: true, ListChanged: true},
+			Tools:       &mcp.ToolCapabilities{ListChanged: true},
+		},
+		CompletionHandler: s.complete,
+	}
+	s.client.install(opts)
+	s.installFeatureOptions(opts)
+	return opts
+}
+
+// MCP returns the SDK server, for tests and embedding.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Roots returns the roots set, for tests and the doctor report.
+func (s *Server) Roots() *roots.Set { return s.set }
+
+// Close releases watches and open repositories.
+func (s *Server) Close() error {
+	var errs []error
+	for i := len(s.closer) - 1; i >= 0; i-- {
+		errs = append(errs, s.closer[i]())
+	}
+	s.closer = nil
+	return errors.Join(errs...)
+}
+
+// Run serves one client over stdin and stdout until the client goes away
+// (end of input) or ctx is done.
+func Run(ctx context.Context, cfg Config) error {
+	s, err := New(cfg)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if len(cfg.Roots) == 0 {
+		s.logger.Warn("no --root given: only roots the client shares will be reachable")
+	}
+	err = s.mcp.Run(ctx, &mcp.StdioTransport{})
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("serving stdio: %w", err)
+	}
+	return nil
+}

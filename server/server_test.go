@@ -1,0 +1,199 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/roots"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const (
+	legacy = "2025-11-25"
+	modern = "2026-07-28"
+)
+
+var eras = []string{legacy, modern}
+
+// realTemp is t.TempDir with symlinks resolved (macOS /var -> /private/var).
+func realTemp(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func mkdirs(t testing.TB, base string, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if err := os.MkdirAll(filepath.Join(base, n), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// connect starts a server for cfg and a client of the given era whose roots
+// are clientRoots (absolute paths); none means the client declares no roots.
+func connect(t *testing.T, cfg Config, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, *Server) {
+	t.Helper()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	for _, r := range clientRoots {
+		client.AddRoots(&mcp.Root{URI: roots.URI(r)})
+	}
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: era})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, client, s
+}
+
+func listRoots(t *testing.T, cs *mcp.ClientSession) ListRootsOut {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_roots"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError {
+		t.Fatalf("list_roots failed: %v", res.Content)
+	}
+	var out ListRootsOut
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func paths(out ListRootsOut) []string {
+	var ps []string
+	for _, r := range out.Roots {
+		ps = append(ps, r.Path)
+	}
+	slices.Sort(ps)
+	return ps
+}
+
+func TestListRootsFollowsClientRoots(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			base := realTemp(t)
+			mkdirs(t, base, "a", "b")
+			a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+			cs, client, _ := connect(t, Config{Roots: []string{base}}, era, a)
+
+			if diff := cmp.Diff([]string{a}, paths(listRoots(t, cs))); diff != "" {
+				t.Fatalf("roots mismatch (-want +got):\n%s", diff)
+			}
+			client.AddRoots(&mcp.Root{URI: roots.URI(b)})
+			client.RemoveRoots(roots.URI(a))
+			if diff := cmp.Diff([]string{b}, paths(listRoots(t, cs))); diff != "" {
+				t.Fatalf("roots after change mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestClientRootsNeverWiden(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			base := realTemp(t)
+			mkdirs(t, base, "proj/sub", "proj-evil", "other")
+			proj := filepath.Join(base, "proj")
+			for _, tt := range []struct {
+				name   string
+				client []string
+				want   []string
+			}{
+				{"inside narrows", []string{filepath.Join(proj, "sub")}, []string{filepath.Join(proj, "sub")}},
+				{"prefix sibling dropped", []string{filepath.Join(base, "proj-evil")}, nil},
+				{"outside dropped", []string{filepath.Join(base, "other")}, nil},
+				{"filesystem root is cut to the ceiling", []string{"/"}, []string{proj}},
+				{"parent is cut to the ceiling", []string{base}, []string{proj}},
+				{"mixed keeps only the inside", []string{filepath.Join(base, "other"), filepath.Join(proj, "sub")}, []string{filepath.Join(proj, "sub")}},
+			} {
+				t.Run(tt.name, func(t *testing.T) {
+					cs, _, _ := connect(t, Config{Roots: []string{proj}}, era, tt.client...)
+					out := listRoots(t, cs)
+					if diff := cmp.Diff(tt.want, paths(out)); diff != "" {
+						t.Errorf("roots mismatch (-want +got):\n%s", diff)
+					}
+					if len(tt.want) == 0 && out.Hint == "" {
+						t.Error("no roots, but no hint on how to fix it")
+					}
+				})
+			}
+		})
+	}
+}
+
+func TestNoRootsAtAll(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			cs, _, _ := connect(t, Config{}, era)
+			out := listRoots(t, cs)
+			if len(out.Roots) != 0 || !strings.Contains(out.Hint, "--root") {
+				t.Errorf("got %+v, want no roots and a hint naming --root", out)
+			}
+		})
+	}
+}
+
+func TestClientRootsWithoutCeiling(t *testing.T) {
+	base := realTemp(t)
+	mkdirs(t, base, "ws")
+	ws := filepath.Join(base, "ws")
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			cs, _, _ := connect(t, Config{}, era, ws, "/")
+			out := listRoots(t, cs)
+			if diff := cmp.Diff([]string{ws}, paths(out)); diff != "" {
+				t.Errorf("roots mismatch (-want +got):\n%s", diff)
+			}
+			for _, r := range out.Roots {
+				if r.Source != "client" {
+					t.Errorf("root %s source = %q, want client", r.Path, r.Source)
+				}
+			}
+		})
+	}
+}
+
+func TestInitializeResult(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			cs, _, _ := connect(t, Config{Roots: []string{realTemp(t)}, Version: "v9.9.9"}, era)
+			res := cs.InitializeResult()
+			if res.ServerInfo.Name != "grove" || res.ServerInfo.Title == "" || res.ServerInfo.Version != "v9.9.9" {
+				t.Errorf("serverInfo = %+v", res.ServerInfo)
+			}
+			if !strings.Contains(res.Instructions, "list_roots") {
+				t.Errorf("instructions do not mention list_roots: %q", res.Instructions)
+			}
+			c := res.Capabilities
+			if c.Tools == nil || c.Resources == nil || !c.Resources.Subscribe || c.Prompts == nil || c.Completions == nil {
+				t.Errorf("capabilities = %+v", c)
+			}
+		})
+	}
+}
