@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/grove-mcp/grove/server"
+	"golang.org/x/term"
 )
 
 // version is set at release time with -ldflags "-X main.version=v1.2.3".
@@ -85,7 +86,9 @@ func run(args []string) int {
 		fmt.Fprint(os.Stderr, terminalHint)
 	}
 	if err := server.Run(ctx, cfg); err != nil && !errors.Is(err, context.Canceled) {
-		logger.Error("server stopped", "err", err)
+		if opts.logFile != "" {
+			logger.Error("server stopped", "err", err)
+		}
 		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
 		return 1
 	}
@@ -118,16 +121,13 @@ func parseFlags(args []string) (server.Config, flagOpts, error) {
 	fs.StringVar(&opts.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&opts.logFile, "log-file", "", "append logs to this file instead of stderr")
 	fs.BoolVar(&opts.version, "version", false, "print the version and exit")
-	fs.Usage = func() {
-		fmt.Fprint(os.Stdout, usage)
-		fs.SetOutput(os.Stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-		fmt.Fprint(os.Stdout, examples)
-	}
+	fs.Usage = func() {} // a bad flag gets one line from run, not the manual
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
+			fmt.Fprint(os.Stdout, usage)
+			fs.SetOutput(os.Stdout)
+			fs.PrintDefaults()
+			fmt.Fprint(os.Stdout, examples)
 		}
 		return cfg, opts, err
 	}
@@ -175,7 +175,4 @@ func versionString() string {
 	return "devel"
 }
 
-func isTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

@@ -116,7 +116,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if len(cfg.Roots) == 0 {
 		s.logger.Warn("no --root given: only roots the client shares will be reachable")
 	}
-	err = s.mcp.Run(ctx, &mcp.StdioTransport{})
+	err = s.mcp.Run(ctx, drainTransport{&mcp.StdioTransport{}})
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -1,0 +1,125 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var buildOnce struct {
+	sync.Once
+	path string
+	err  error
+}
+
+// groveBinary builds the command once per test run.
+func groveBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary; skipped with -short")
+	}
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "grove-e2e")
+		if err != nil {
+			buildOnce.err = err
+			return
+		}
+		buildOnce.path = filepath.Join(dir, "grove")
+		out, err := exec.Command("go", "build", "-o", buildOnce.path, "..").CombinedOutput()
+		if err != nil {
+			buildOnce.err = err
+			buildOnce.path = string(out)
+		}
+	})
+	if buildOnce.err != nil {
+		t.Fatalf("go build: %v\n%s", buildOnce.err, buildOnce.path)
+	}
+	return buildOnce.path
+}
+
+func TestBinaryBothEras(t *testing.T) {
+	bin := groveBinary(t)
+	dir := realTemp(t)
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.Command(bin, "--root", dir, "--log-level", "debug")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil)
+			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: era})
+			if err != nil {
+				t.Fatalf("connect: %v\nstderr:\n%s", err, stderr.String())
+			}
+			if got := cs.InitializeResult().ProtocolVersion; got != era {
+				t.Errorf("negotiated %s, want %s", got, era)
+			}
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_roots"})
+			if err != nil || res.IsError {
+				t.Fatalf("list_roots: %v %+v", err, res)
+			}
+			if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, dir) {
+				t.Errorf("list_roots = %q, want it to name %s", text, dir)
+			}
+			if err := cs.Close(); err != nil {
+				t.Errorf("close: %v", err)
+			}
+		})
+	}
+}
+
+// A client that writes its requests and closes stdin still gets every answer.
+func TestBinaryAnswersBeforeEOF(t *testing.T) {
+	bin := groveBinary(t)
+	cmd := exec.Command(bin, "--root", realTemp(t))
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_roots","arguments":{}}}
+{"jsonrpc":"2.0","id":3,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+`)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("grove: %v", err)
+	}
+	ids := map[float64]bool{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		var msg struct {
+			ID     float64         `json:"id"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &msg); err != nil {
+			t.Fatalf("stdout carries a non-JSON line %q", sc.Text())
+		}
+		if msg.Result != nil {
+			ids[msg.ID] = true
+		}
+	}
+	for _, id := range []float64{1, 2, 3} {
+		if !ids[id] {
+			t.Errorf("no result for request %v; stdout:\n%s", id, out)
+		}
+	}
+}
+
+func TestBinaryBadFlag(t *testing.T) {
+	bin := groveBinary(t)
+	out, err := exec.Command(bin, "--no-such-flag").CombinedOutput()
+	if err == nil {
+		t.Fatal("bad flag exited 0")
+	}
+	if lines := strings.Count(strings.TrimSpace(string(out)), "\n") + 1; lines != 1 {
+		t.Errorf("bad flag printed %d lines, want 1:\n%s", lines, out)
+	}
+}
