@@ -168,23 +168,99 @@ func (l Loc) Join(rel string) Loc {
 	return l
 }
 
+// name returns the name to use with FS(). A single-file root's FS() is its
+// parent directory, so there only the file itself may be named.
+func (l Loc) name() (string, error) {
+	if l.fs == nil || l.Root.File && l.Rel != filepath.Base(l.Root.Path) {
+		return "", ErrNotFound
+	}
+	return l.Name(), nil
+}
+
 // Lstat describes the location without following a final symlink.
-func (l Loc) Lstat() (fs.FileInfo, error) { return l.fs.Lstat(l.Name()) }
+func (l Loc) Lstat() (fs.FileInfo, error) {
+	name, err := l.name()
+	if err != nil {
+		return nil, err
+	}
+	return l.fs.Lstat(name)
+}
 
 // Stat describes the location, following symlinks only inside the root.
-func (l Loc) Stat() (fs.FileInfo, error) { return l.fs.Stat(l.Name()) }
+func (l Loc) Stat() (fs.FileInfo, error) {
+	name, err := l.name()
+	if err != nil {
+		return nil, err
+	}
+	if l.Root.File {
+		return l.fileRootInfo(name)
+	}
+	info, err := l.fs.Stat(name)
+	if err != nil && isEscape(err) {
+		if t, ok := l.target(); ok {
+			return l.fs.Stat(t)
+		}
+	}
+	return info, err
+}
+
+// fileRootInfo describes a single-file root, which must not be a symlink:
+// one swapped in would reach the siblings its parent directory holds.
+func (l Loc) fileRootInfo(name string) (fs.FileInfo, error) {
+	info, err := l.fs.Lstat(name)
+	if err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return nil, ErrNotFound
+	}
+	return info, err
+}
+
+// target returns, for a location reached through an absolute symlink (which
+// os.Root refuses), the real target's name relative to FS() when it lies in
+// the root. That name is still opened through os.Root, which checks it again.
+func (l Loc) target() (string, bool) {
+	if l.Root.File {
+		return "", false
+	}
+	real, err := filepath.EvalSymlinks(l.Abs())
+	if err != nil {
+		return "", false
+	}
+	rel, ok := relTo(real, l.Root.Path)
+	return filepath.FromSlash(rel), ok
+}
 
 // OpenFile opens a regular file for reading. It never blocks on a FIFO or
-// device: those are refused with [ErrNotRegular], and directories with
-// [ErrIsDir].
+// device: those (and sockets) are refused with [ErrNotRegular], and
+// directories with [ErrIsDir].
 func (l Loc) OpenFile() (*os.File, fs.FileInfo, error) {
-	f, err := l.fs.OpenFile(l.Name(), os.O_RDONLY|openNonblock, 0)
+	name, err := l.name()
 	if err != nil {
+		return nil, nil, err
+	}
+	var before fs.FileInfo
+	if l.Root.File {
+		if before, err = l.fileRootInfo(name); err != nil {
+			return nil, nil, err
+		}
+	}
+	f, err := l.fs.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+	if err != nil && isEscape(err) {
+		if t, ok := l.target(); ok {
+			f, err = l.fs.OpenFile(t, os.O_RDONLY|openNonblock, 0)
+		}
+	}
+	if err != nil {
+		// open(2) of a socket fails (ENXIO) before any fstat could tell.
+		if info, serr := l.fs.Stat(name); serr == nil && !info.IsDir() && !info.Mode().IsRegular() {
+			return nil, nil, ErrNotRegular
+		}
 		return nil, nil, err
 	}
 	info, err := f.Stat()
 	switch {
 	case err != nil:
+	case before != nil && !os.SameFile(before, info): // swapped between Lstat and open
+		err = ErrNotFound
 	case info.IsDir():
 		err = ErrIsDir
 	case !info.Mode().IsRegular():

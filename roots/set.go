@@ -180,15 +180,15 @@ func (s *Set) intersect(c ClientRoot) ([]*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(s.ceiling) == 0 && filepath.Dir(path) == path {
-		return nil, errors.New("a filesystem root is allowed only when the operator passes it with --root")
-	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		return nil, errors.New("does not exist")
 	}
+	if len(s.ceiling) == 0 && (filepath.Dir(path) == path || filepath.Dir(real) == real) {
+		return nil, errors.New("a filesystem root is allowed only when the operator passes it with --root")
+	}
 	if len(s.ceiling) == 0 {
-		e, err := s.clientEntry(c, real, nil)
+		e, err := s.clientEntry(c, path, real, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -203,7 +203,7 @@ func (s *Set) intersect(c ClientRoot) ([]*entry, error) {
 			continue
 		}
 		if _, ok := relTo(real, f.Path); ok {
-			e, err := s.clientEntry(c, real, f)
+			e, err := s.clientEntry(c, path, real, f)
 			if err != nil {
 				return nil, err
 			}
@@ -227,7 +227,7 @@ func within(path, dir string) bool {
 
 // clientEntry opens the client root at real; inside the ceiling root f when
 // there is one, so the directory opened cannot lie outside it.
-func (s *Set) clientEntry(c ClientRoot, real string, f *entry) (*entry, error) {
+func (s *Set) clientEntry(c ClientRoot, path, real string, f *entry) (*entry, error) {
 	info, err := os.Stat(real)
 	if err != nil {
 		return nil, errors.New("does not exist")
@@ -237,6 +237,9 @@ func (s *Set) clientEntry(c ClientRoot, real string, f *entry) (*entry, error) {
 		name = filepath.Base(real)
 	}
 	e := &entry{Root: Root{URI: URI(real), Path: real, Name: name, Source: Client}}
+	if path != real {
+		e.alias = path // the client keeps using the URIs it announced
+	}
 	dir := real
 	if !info.IsDir() {
 		if !info.Mode().IsRegular() {
