@@ -167,7 +167,7 @@ func URI(absPath string) string {
 // IsURI reports whether s looks like a URI rather than a path.
 func IsURI(s string) bool {
 	scheme, _, ok := strings.Cut(s, ":")
-	if !ok || len(scheme) < 2 { // C:\dir is a path
+	if !ok || len(scheme) < 2 || !('a' <= scheme[0]|0x20 && scheme[0]|0x20 <= 'z') { // C:\dir is a path
 		return false
 	}
 	for _, r := range scheme {

@@ -53,7 +53,7 @@ func (sc *Scope) absolute(s string) (string, error) {
 		return "", &inputError{input: `""`, err: ErrNotFound}
 	case strings.ContainsRune(s, 0):
 		return "", NotFound(strings.ReplaceAll(s, "\x00", `\0`))
-	case IsURI(s):
+	case IsURI(s) && (strings.HasPrefix(strings.ToLower(s), "file:") || strings.Contains(s, "://")):
 		p, err := parse(s)
 		if err != nil {
 			return "", &inputError{input: s, err: err}
@@ -215,18 +215,48 @@ func (l Loc) fileRootInfo(name string) (fs.FileInfo, error) {
 }
 
 // target returns, for a location reached through an absolute symlink (which
-// os.Root refuses), the real target's name relative to FS() when it lies in
-// the root. That name is still opened through os.Root, which checks it again.
+// os.Root refuses), its name relative to FS() with every absolute link
+// replaced by its target, when that lies in the root. Link texts are cleaned
+// lexically, never resolved on disk, so what exists outside the root cannot
+// change the outcome; os.Root checks the result again when it is opened.
 func (l Loc) target() (string, bool) {
 	if l.Root.File {
 		return "", false
 	}
-	real, err := filepath.EvalSymlinks(l.Abs())
-	if err != nil {
-		return "", false
+	name := l.Rel
+	for range maxAbsLinks {
+		next, changed, ok := l.followAbs(name)
+		if !ok {
+			return "", false
+		}
+		if !changed {
+			return filepath.FromSlash(name), true
+		}
+		name = next
 	}
-	rel, ok := relTo(real, l.Root.Path)
-	return filepath.FromSlash(rel), ok
+	return "", false
+}
+
+// maxAbsLinks bounds the absolute symlinks followed for one name, as the
+// kernel bounds symlinks (ELOOP).
+const maxAbsLinks = 40
+
+// followAbs replaces the first component of name (slash-separated) that is an
+// absolute symlink by its target relative to the root.
+func (l Loc) followAbs(name string) (next string, changed, ok bool) {
+	parts := strings.Split(name, "/")
+	for i := range parts {
+		link, err := l.fs.Readlink(filepath.FromSlash(path.Join(parts[:i+1]...)))
+		if err != nil || !filepath.IsAbs(link) {
+			continue
+		}
+		rel, ok := relTo(filepath.Clean(link), l.Root.Path)
+		if !ok {
+			return "", false, false
+		}
+		return path.Join(rel, path.Join(parts[i+1:]...)), true, true
+	}
+	return name, false, true
 }
 
 // OpenFile opens a regular file for reading. It never blocks on a FIFO or

@@ -257,7 +257,7 @@ func (s *Set) clientEntry(c ClientRoot, path, real string, f *entry) (*entry, er
 func (s *Set) handle(dir string, f *entry) (*os.Root, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if h, ok := s.handles[dir]; ok {
+	if h, ok := s.handles[dir]; ok && sameDir(h, dir) {
 		return h, nil
 	}
 	var h *os.Root
@@ -276,9 +276,25 @@ func (s *Set) handle(dir string, f *entry) (*os.Root, error) {
 	return h, nil
 }
 
+// sameDir reports whether h is still the directory at dir: one moved away
+// (perhaps out of the ceiling) or replaced must not be reused.
+func sameDir(h *os.Root, dir string) bool {
+	hi, err := h.Stat(".")
+	if err != nil {
+		return false
+	}
+	di, err := os.Lstat(dir)
+	return err == nil && os.SameFile(hi, di)
+}
+
 func appendUnique(es []*entry, e *entry) []*entry {
-	for _, x := range es {
+	for i, x := range es {
 		if x.Path == e.Path {
+			if x.alias == "" && e.alias != "" { // the same root announced through a symlink too
+				c := *x
+				c.alias = e.alias
+				es[i] = &c
+			}
 			return es
 		}
 	}
