@@ -25,8 +25,9 @@ const modernVersion = "2026-07-28"
 
 // clientRoots keeps the legacy session's client roots up to date.
 type clientRoots struct {
-	set    *roots.Set
-	logger *slog.Logger
+	set      *roots.Set
+	logger   *slog.Logger
+	onChange func(*roots.Scope) // called with the new session scope
 
 	mu      sync.Mutex    // guards the fields below
 	gen     int           // generation of the newest fetch
@@ -79,6 +80,9 @@ func (c *clientRoots) apply(gen int, rs []*mcp.Root) {
 	c.applied = gen
 	sc := c.set.SetClient(clientRootList(rs))
 	c.logger.Info("client roots changed", "roots", len(sc.Roots()), "ignored", len(c.set.Dropped()))
+	if c.onChange != nil {
+		c.onChange(sc)
+	}
 }
 
 // wait lets a request see the answer to a roots/list in flight, so that a

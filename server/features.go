@@ -2,36 +2,98 @@ package server
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 
+	"github.com/grove-mcp/grove/fsres"
+	"github.com/grove-mcp/grove/gittools"
+	"github.com/grove-mcp/grove/prompts"
+	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/watch"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// installFeatureOptions sets the server options that features need before
-// the SDK server exists.
-func (s *Server) installFeatureOptions(opts *mcp.ServerOptions) {}
+// installFeatureOptions sets the options that must exist before the SDK
+// server does; the handlers reach the features through s once they are built.
+func (s *Server) installFeatureOptions(opts *mcp.ServerOptions) {
+	opts.SubscribeHandler = func(_ context.Context, req *mcp.SubscribeRequest) error {
+		sc, _ := s.Scope(req)
+		return s.notify.subscribe(req.Session, sc, req.Params.URI)
+	}
+	opts.UnsubscribeHandler = func(_ context.Context, req *mcp.UnsubscribeRequest) error {
+		s.notify.unsubscribe(req.Session, req.Params.URI)
+		return nil
+	}
+}
 
-// addFeatures registers every feature on the SDK server.
+// addFeatures builds the feature packages and registers them.
 func (s *Server) addFeatures() error {
-	s.isRepo = isRepo
+	s.files = fsres.New(fsres.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, MaxReadBytes: s.cfg.MaxReadBytes, Logger: s.logger.With("component", "fsres")})
+	s.repos = gittools.New(gittools.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, Logger: s.logger.With("component", "git")})
+	s.closer = append(s.closer, s.repos.Close)
+	s.prompts = prompts.New(prompts.Options{Scope: s, Git: s.repos, Logger: s.logger.With("component", "prompts")})
+	s.isRepo = s.repos.IsRepo
+
 	s.addListRoots()
-	return nil
+	s.files.Register(s.mcp)
+	s.repos.Register(s.mcp)
+	s.prompts.Register(s.mcp)
+	s.mcp.AddReceivingMiddleware(s.listResources)
+	return s.startWatching()
+}
+
+// listResources serves resources/list from fsres: the SDK's own list knows
+// only static resources, and every file under the roots is one of ours.
+func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if r, ok := req.(*mcp.ListResourcesRequest); ok && method == "resources/list" {
+			return s.files.ListResources(ctx, r)
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // complete dispatches completion/complete to the feature that owns the ref.
 func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
-	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}, nil
+	if req.Params != nil && req.Params.Ref != nil && req.Params.Ref.Type == "ref/prompt" {
+		return s.prompts.Complete(ctx, req)
+	}
+	return s.files.Complete(ctx, req)
 }
 
-// isRepo reports whether dir lies in a Git worktree.
-func isRepo(dir string) bool {
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return true
-		}
-		if filepath.Dir(d) == d {
-			return false
+// startWatching watches the session's roots and turns changes into
+// notifications. Roots changes re-scope the watches and subscriptions.
+func (s *Server) startWatching() error {
+	w, err := watch.New(watch.Options{
+		Ignore: func(abs string, isDir bool) bool { return s.files.Ignored(s.set.Scope(), abs, isDir) },
+		Logger: s.logger.With("component", "watch"),
+	})
+	if err != nil {
+		return err
+	}
+	n := newNotifier(s.mcp, w, s.logger.With("component", "notify"))
+	n.listChanged = func() { s.files.ListChanged(s.mcp) }
+	n.changed = func(dirs []string) {
+		for _, d := range dirs {
+			s.files.Invalidate(d)
 		}
 	}
+	n.gitChanged = s.repos.Invalidate
+	s.notify = n
+	s.watchStatus = n.status
+	s.closer = append(s.closer, n.close)
+	go n.run()
+	s.client.onChange = s.rootsChanged
+	s.rootsChanged(s.set.Scope())
+	return nil
+}
+
+// rootsChanged re-scopes watching to sc.
+func (s *Server) rootsChanged(sc *roots.Scope) {
+	var dirs []string
+	for _, r := range sc.Roots() {
+		dirs = append(dirs, r.Path)
+	}
+	if err := s.notify.w.SetRoots(dirs); err != nil {
+		s.logger.Warn("some roots are not watched", "err", err)
+	}
+	s.notify.rescope(sc)
 }

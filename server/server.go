@@ -16,6 +16,9 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/grove-mcp/grove/fsres"
+	"github.com/grove-mcp/grove/gittools"
+	"github.com/grove-mcp/grove/prompts"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -40,6 +43,11 @@ type Server struct {
 	client *clientRoots
 	mcp    *mcp.Server
 	closer []func() error
+
+	files   *fsres.Files
+	repos   *gittools.Repos
+	prompts *prompts.Prompts
+	notify  *notifier
 
 	isRepo      func(dir string) bool // from gittools
 	watchStatus func() string         // non-empty when change notifications are degraded

@@ -1,0 +1,141 @@
+// Package fsres serves the files under grove's roots: as MCP resources
+// (resources/list, the file:///{+path} template, completion of its path) and
+// through file tools (read_file, grep, write_file, …).
+//
+// Every path a client sends is resolved by [roots.Scope] and every byte is read
+// or written through [os.Root], so nothing outside the roots is touched, and a
+// path outside the roots reads exactly like a missing one. Listings, searches
+// and trees honour .gitignore through package ignore.
+//
+//	files := fsres.New(fsres.Options{Scope: provider})
+//	files.Register(server) // template + tools
+//	server.AddReceivingMiddleware(…) // route resources/list to files.ListResources
+//
+// # Choices
+//
+//   - resources/list and walks order paths lexically by segment, the order a
+//     directory walk gives ("a/b" before "a-c").
+//   - Reading a directory resource returns one text content with mimeType
+//     inode/directory: its non-ignored entries, one a line, directories with a
+//     trailing "/".
+//   - list_directory puts directories first, then files, each group sorted by
+//     name; entries ignored by .gitignore and .git are left out and counted.
+package fsres
+
+import (
+	"crypto/rand"
+	"errors"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/grove-mcp/grove/ignore"
+	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const (
+	defaultMaxReadBytes = 10 << 20
+	defaultPageSize     = 500
+)
+
+// Options configures [New]. The zero value of each field means its default.
+type Options struct {
+	Scope        scope.Provider
+	ReadOnly     bool         // leave out write_file, edit_file, create_directory, move_file
+	MaxReadBytes int64        // largest file read or searched; default 10 MiB
+	PageSize     int          // resources/list page size; default 500
+	Logger       *slog.Logger // nil discards
+}
+
+// Files serves files under the roots of each request's scope.
+type Files struct {
+	opts Options
+	log  *slog.Logger
+	key  []byte // signs resources/list cursors; random per process
+
+	mu       sync.Mutex                 // guards matchers
+	matchers map[string]*ignore.Matcher // by root path
+}
+
+// New returns a Files. It panics when opts.Scope is nil (a programmer error).
+func New(opts Options) *Files {
+	if opts.Scope == nil {
+		panic("fsres: Options.Scope is nil")
+	}
+	if opts.MaxReadBytes <= 0 {
+		opts.MaxReadBytes = defaultMaxReadBytes
+	}
+	if opts.PageSize <= 0 {
+		opts.PageSize = defaultPageSize
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	key := make([]byte, 32)
+	rand.Read(key) // never fails (crypto/rand, Go 1.24+)
+	return &Files{opts: opts, log: log, key: key, matchers: make(map[string]*ignore.Matcher)}
+}
+
+// Register adds the file:///{+path} resource template and the file tools to s.
+// Write tools are added only when the Files is not read-only.
+func (f *Files) Register(s *mcp.Server) {
+	f.addTemplate(s)
+	f.registerReadTools(s)
+	if !f.opts.ReadOnly {
+		f.registerWriteTools(s)
+	}
+}
+
+// Invalidate tells f that .gitignore rules or the git index under dir may have
+// changed, so the matchers of the roots containing dir (or inside it) drop
+// their caches.
+func (f *Files) Invalidate(dir string) {
+	dir = filepath.Clean(dir)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for root, m := range f.matchers {
+		if within(dir, root) || within(root, dir) {
+			m.Invalidate()
+		}
+	}
+}
+
+// within reports whether path is dir or lies below it (both clean, absolute).
+func within(path, dir string) bool {
+	if path == dir {
+		return true
+	}
+	if !strings.HasSuffix(dir, string(filepath.Separator)) {
+		dir += string(filepath.Separator)
+	}
+	return strings.HasPrefix(path, dir)
+}
+
+// matcher returns the (cached) ignore matcher of a directory root.
+func (f *Files) matcher(r roots.Root) (*ignore.Matcher, error) {
+	if r.File {
+		return nil, errors.New("a single-file root has no tree")
+	}
+	f.mu.Lock()
+	m, ok := f.matchers[r.Path]
+	f.mu.Unlock()
+	if ok {
+		return m, nil
+	}
+	// Built outside the lock: it may read a large git index.
+	m, err := ignore.New(r.Path)
+	if err != nil {
+		return nil, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if old, ok := f.matchers[r.Path]; ok {
+		return old, nil
+	}
+	f.matchers[r.Path] = m
+	return m, nil
+}

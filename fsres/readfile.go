@@ -1,0 +1,164 @@
+package fsres
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/grove-mcp/grove/roots"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ReadFileArgs are the arguments of read_file.
+type ReadFileArgs struct {
+	Path      string `json:"path" jsonschema:"absolute path, file:// URI, or path relative to the first root"`
+	StartLine int    `json:"start_line,omitempty" jsonschema:"first line to return, 1-based"`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line to return, inclusive"`
+	Head      int    `json:"head,omitempty" jsonschema:"return only the first N lines"`
+	Tail      int    `json:"tail,omitempty" jsonschema:"return only the last N lines"`
+}
+
+// FileText is what read_file answers.
+type FileText struct {
+	Path       string `json:"path"`
+	Content    string `json:"content,omitempty"`
+	TotalLines int    `json:"total_lines"`
+	StartLine  int    `json:"start_line,omitempty"`
+	EndLine    int    `json:"end_line,omitempty"`
+	Cut        bool   `json:"cut,omitempty" jsonschema:"only part of the file is in content"`
+	Binary     bool   `json:"binary,omitempty" jsonschema:"the file is not UTF-8 text; content is left out"`
+	Size       int64  `json:"size"`
+	MIMEType   string `json:"mime_type,omitempty"`
+}
+
+func (f *Files) readFile(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in ReadFileArgs) (*mcp.CallToolResult, FileText, error) {
+	if err := checkRange(in); err != nil {
+		return nil, FileText{}, err
+	}
+	out, err := f.readText(ctx, sc, in)
+	if err != nil {
+		return nil, FileText{}, err
+	}
+	return textResult(out.summary()), out, nil
+}
+
+func checkRange(in ReadFileArgs) error {
+	switch {
+	case in.StartLine < 0 || in.EndLine < 0 || in.Head < 0 || in.Tail < 0:
+		return errors.New("line numbers and counts must not be negative")
+	case in.Head > 0 && in.Tail > 0:
+		return errors.New("give head or tail, not both")
+	case (in.Head > 0 || in.Tail > 0) && (in.StartLine > 0 || in.EndLine > 0):
+		return errors.New("give head/tail or start_line/end_line, not both")
+	case in.EndLine > 0 && in.StartLine > in.EndLine:
+		return fmt.Errorf("start_line %d is after end_line %d", in.StartLine, in.EndLine)
+	}
+	return nil
+}
+
+// readText reads the file in.Path and cuts it to the requested lines.
+func (f *Files) readText(ctx context.Context, sc *roots.Scope, in ReadFileArgs) (FileText, error) {
+	loc, err := resolve(sc, in.Path)
+	if err != nil {
+		return FileText{}, err
+	}
+	file, info, err := loc.OpenFile()
+	if err != nil {
+		return FileText{}, toolError(in.Path, err)
+	}
+	defer file.Close()
+	out := FileText{Path: loc.Abs(), Size: info.Size()}
+	windowed := in.StartLine > 0 || in.EndLine > 0 || in.Head > 0 || in.Tail > 0
+	if info.Size() > f.opts.MaxReadBytes && windowed {
+		head := make([]byte, 8000)
+		n, _ := io.ReadFull(file, head)
+		if head = head[:n]; looksBinary(head) {
+			out.Binary, out.MIMEType = true, detectMIME(info.Name(), head, false)
+			return out, nil
+		}
+		return f.readLargeText(ctx, io.MultiReader(bytes.NewReader(head), file), in, out)
+	}
+	data, _, err := f.readOpen(file, info)
+	if err != nil {
+		return FileText{}, toolError(in.Path, err)
+	}
+	if !isText(data) {
+		out.Binary, out.MIMEType = true, detectMIME(info.Name(), data, false)
+		return out, nil
+	}
+	lines := lineStarts(data)
+	out.TotalLines = len(lines)
+	from, to := 1, len(lines)
+	switch {
+	case in.Head > 0:
+		to = min(in.Head, to)
+	case in.Tail > 0:
+		from = max(1, to-in.Tail+1)
+	case in.StartLine > 0 || in.EndLine > 0:
+		from = max(in.StartLine, 1)
+		if in.EndLine > 0 {
+			to = min(in.EndLine, to)
+		}
+	}
+	if len(lines) == 0 {
+		return out, nil
+	}
+	if from > len(lines) {
+		return FileText{}, fmt.Errorf("%s: start_line %d is past the end (the file has %d lines)", in.Path, from, len(lines))
+	}
+	end := len(data)
+	if to < len(lines) {
+		end = lines[to]
+	}
+	out.Content = string(data[lines[from-1]:end])
+	out.StartLine, out.EndLine = from, to
+	out.Cut = from != 1 || to != len(lines)
+	return out, nil
+}
+
+// summary is the text a model sees for one file.
+func (t FileText) summary() string {
+	switch {
+	case t.Binary:
+		return fmt.Sprintf("%s: binary file, %s, %s; not shown", t.Path, byteSize(t.Size), t.MIMEType)
+	case t.TotalLines == 0:
+		return fmt.Sprintf("%s: empty file", t.Path)
+	case t.Cut:
+		return fmt.Sprintf("%s: lines %d-%d of %d (ask with start_line/end_line for others)\n%s",
+			t.Path, t.StartLine, t.EndLine, t.TotalLines, t.Content)
+	}
+	return fmt.Sprintf("%s: %d lines\n%s", t.Path, t.TotalLines, t.Content)
+}
+
+// lineStarts returns the offset where each line begins; a final line without
+// a newline counts, an empty file has none.
+func lineStarts(data []byte) []int {
+	if len(data) == 0 {
+		return nil
+	}
+	starts := make([]int, 1, bytes.Count(data, []byte{'\n'})+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 || i+j+1 == len(data) {
+			return starts
+		}
+		i += j + 1
+		starts = append(starts, i)
+	}
+}
+
+// toolError turns a read failure into what a model should see, naming only
+// what it sent.
+func toolError(input string, err error) error {
+	switch {
+	case errors.Is(err, roots.ErrIsDir):
+		return fmt.Errorf("%s is a directory (use list_directory)", input)
+	case errors.Is(err, roots.ErrNotRegular):
+		return fmt.Errorf("%s is not a regular file (FIFO, socket or device); refused", input)
+	case errors.Is(err, errTooLarge):
+		return fmt.Errorf("%s: %v; read part of it with start_line/end_line, head or tail", input, err)
+	}
+	return roots.PublicError(input, err)
+}

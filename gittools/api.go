@@ -1,0 +1,210 @@
+package gittools
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/grove-mcp/grove/roots"
+)
+
+// The methods below serve the prompts package (through an interface; prompts does not import gittools).
+// repoPath "" means the single root's repository.
+
+// Diff returns the patch of unstaged changes, of staged ones, or of base (a revision, against the worktree,
+// or a range a..b), capped like git_diff.
+func (r *Repos) Diff(ctx context.Context, sc *roots.Scope, repoPath string, staged bool, base string) (string, error) {
+	rp, unlock, err := r.open(ctx, sc, repoPath)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	changes, _, err := rp.diffChanges(ctx, staged, base, "")
+	if err != nil {
+		return "", err
+	}
+	_, patch, err := rp.render(ctx, changes, defaultContext, false)
+	return patch, err
+}
+
+// Show returns revision's header and message (as `git show` prints them) and its patch against its first parent.
+func (r *Repos) Show(ctx context.Context, sc *roots.Scope, repoPath, revision string) (message, patch string, err error) {
+	if revision == "" {
+		revision = "HEAD"
+	}
+	rp, unlock, err := r.open(ctx, sc, repoPath)
+	if err != nil {
+		return "", "", err
+	}
+	defer unlock()
+	c, err := rp.commit(revision)
+	if err != nil {
+		return "", "", err
+	}
+	out, _, err := rp.showCommit(ctx, c)
+	if err != nil {
+		return "", "", err
+	}
+	return commitHeader(c), out.Patch, nil
+}
+
+// FileLog returns the last max commits that changed the file at path (absolute or a file:// URI inside the
+// roots), each with its header and its patch to that file, capped at maxPatchBytes.
+func (r *Repos) FileLog(ctx context.Context, sc *roots.Scope, path string, maxCount int) (string, error) {
+	if path == "" {
+		return "", errors.New("a file path is required")
+	}
+	rp, unlock, err := r.openFor(ctx, sc, path)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	rel, err := rp.repoRel(sc, path)
+	if err != nil {
+		return "", err
+	}
+	if rel == "" {
+		return "", errors.New("path must name a file inside the repository")
+	}
+	q := logQuery{max: min(maxCount, maxLogCount), path: rel}
+	if maxCount <= 0 {
+		q.max = defaultLogCount
+	}
+	out, err := rp.log(ctx, q)
+	if err != nil {
+		return "", err
+	}
+	return rp.fileLogText(ctx, out, rel)
+}
+
+func (rp *repo) fileLogText(ctx context.Context, out LogOut, rel string) (string, error) {
+	var b strings.Builder
+	for i, ci := range out.Commits {
+		if b.Len() > maxPatchBytes {
+			b.WriteString("… " + itoa(len(out.Commits)-i) + " older commits not shown (output cap)\n")
+			break
+		}
+		c, err := rp.git.CommitObject(hashOf(ci.Hash))
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(commitHeader(c))
+		var parent = zeroHash
+		if len(c.ParentHashes) > 0 {
+			p, err := rp.git.CommitObject(c.ParentHashes[0])
+			if err != nil {
+				return "", err
+			}
+			parent = p.TreeHash
+		}
+		changes, err := rp.diffTrees(ctx, parent, c.TreeHash, rel)
+		if err != nil {
+			return "", err
+		}
+		_, patch, err := rp.render(ctx, changes, defaultContext, false)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString("\n" + patch + "\n")
+	}
+	return b.String(), nil
+}
+
+// openFor opens the repository holding path, which may be a file that no longer exists in the worktree.
+func (r *Repos) openFor(ctx context.Context, sc *roots.Scope, path string) (*repo, func(), error) {
+	rp, unlock, err := r.open(ctx, sc, path)
+	if err == nil {
+		return rp, unlock, nil
+	}
+	abs := path
+	if roots.IsURI(path) {
+		if abs, err = roots.Parse(path); err != nil {
+			return nil, nil, errNoRepo(path)
+		}
+	}
+	for d := filepath.Dir(abs); filepath.IsAbs(d) && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := sc.Resolve(d); err != nil {
+			break
+		}
+		if rp, unlock, err := r.open(ctx, sc, d); err == nil {
+			return rp, unlock, nil
+		}
+	}
+	return nil, nil, errNoRepo(path)
+}
+
+// Subjects returns the subjects of the last n commits on HEAD, newest first.
+func (r *Repos) Subjects(ctx context.Context, sc *roots.Scope, repoPath string, n int) ([]string, error) {
+	rp, unlock, err := r.open(ctx, sc, repoPath)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if n <= 0 {
+		n = defaultLogCount
+	}
+	out, err := rp.log(ctx, logQuery{max: min(n, maxLogCount)})
+	if err != nil {
+		return nil, err
+	}
+	subjects := make([]string, 0, len(out.Commits))
+	for _, c := range out.Commits {
+		subjects = append(subjects, c.Subject)
+	}
+	return subjects, nil
+}
+
+// maxRevisions caps Revisions; recentCommits is how many recent commits offer their short hash.
+const (
+	maxRevisions  = 100
+	recentCommits = 50
+)
+
+// Revisions returns branch names, tag names and short hashes of recent commits that start with prefix
+// (for argument completion), branches first, each group sorted.
+func (r *Repos) Revisions(ctx context.Context, sc *roots.Scope, repoPath, prefix string) ([]string, error) {
+	rp, unlock, err := r.open(ctx, sc, repoPath)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	var out []string
+	add := func(group []string) {
+		sort.Strings(group)
+		for _, s := range group {
+			if strings.HasPrefix(s, prefix) && len(out) < maxRevisions {
+				out = append(out, s)
+			}
+		}
+	}
+	br, err := rp.branches(true, true)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, b := range br.Branches {
+		names = append(names, b.Name)
+	}
+	add(names)
+	tags, err := rp.tags()
+	if err != nil {
+		return nil, err
+	}
+	names = names[:0]
+	for _, t := range tags {
+		names = append(names, t.Name)
+	}
+	add(names)
+	log, err := rp.log(ctx, logQuery{max: recentCommits})
+	if err != nil {
+		return nil, err
+	}
+	names = names[:0]
+	for _, c := range log.Commits {
+		names = append(names, c.Hash[:7])
+	}
+	add(names)
+	return out, nil
+}

@@ -1,0 +1,150 @@
+package gittools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/grove-mcp/grove/gittools/internal/gen"
+	"github.com/grove-mcp/grove/scope"
+)
+
+// benchShape is the generated repository the benchmarks share: 5,000 files in 100 directories,
+// 500 commits with a merge every 20th.
+var benchShape = gen.Options{Files: 5000, FilesPerDir: 50, Commits: 500, MergeEvery: 20, Lines: 60}
+
+var bench struct {
+	once sync.Once
+	dir  string
+	info gen.Info
+	err  error
+}
+
+// benchRepo generates the shared repository once per process (in a temp dir removed at exit by the OS
+// temp cleaner or the next run; benchmarks never modify it except the worktree edits they undo).
+func benchRepo(b *testing.B) (string, gen.Info) {
+	b.Helper()
+	bench.once.Do(func() {
+		base, err := os.MkdirTemp("", "grove-bench-")
+		if err != nil {
+			bench.err = err
+			return
+		}
+		bench.dir, _ = filepath.EvalSymlinks(filepath.Join(base))
+		bench.dir = filepath.Join(bench.dir, "repo")
+		bench.info, bench.err = gen.Repo(bench.dir, benchShape)
+	})
+	if bench.err != nil {
+		b.Fatal(bench.err)
+	}
+	return bench.dir, bench.info
+}
+
+// modify10 edits ten tracked files and restores them when the benchmark ends.
+func modify10(b *testing.B, dir string, info gen.Info) {
+	for i := range 10 {
+		p := filepath.Join(dir, filepath.FromSlash(info.Paths[i*97]))
+		old, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, append([]byte("edited\n"), old...), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { os.WriteFile(p, old, 0o644) })
+	}
+}
+
+func BenchmarkStatus(b *testing.B) {
+	for _, name := range []string{"clean", "10modified"} {
+		b.Run(name, func(b *testing.B) {
+			dir, info := benchRepo(b)
+			if name == "10modified" {
+				modify10(b, dir, info)
+			}
+			sc := scopeOf(b, dir)
+			r := New(Options{Scope: scope.Static(sc)})
+			defer r.Close()
+			ctx := testCtx(b)
+			b.ResetTimer()
+			for b.Loop() {
+				if _, _, err := r.status(ctx, nil, sc, StatusArgs{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkLog50(b *testing.B) {
+	dir, _ := benchRepo(b)
+	sc := scopeOf(b, dir)
+	r := New(Options{Scope: scope.Static(sc)})
+	defer r.Close()
+	ctx := testCtx(b)
+	for b.Loop() {
+		if _, out, err := r.logTool(ctx, nil, sc, LogArgs{MaxCount: 50}); err != nil || len(out.Commits) != 50 {
+			b.Fatal(err, len(out.Commits))
+		}
+	}
+}
+
+func BenchmarkLogPath(b *testing.B) {
+	dir, info := benchRepo(b)
+	for _, tt := range []struct{ name, path string }{{"hot", info.HotPath}, {"rare", info.RarePath}} {
+		b.Run(tt.name, func(b *testing.B) {
+			sc := scopeOf(b, dir)
+			r := New(Options{Scope: scope.Static(sc)})
+			defer r.Close()
+			ctx := testCtx(b)
+			for b.Loop() {
+				if _, out, err := r.logTool(ctx, nil, sc, LogArgs{MaxCount: 50, Path: tt.path}); err != nil || len(out.Commits) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkDiff(b *testing.B) {
+	dir, info := benchRepo(b)
+	for _, tt := range []struct {
+		name string
+		in   DiffArgs
+	}{
+		{"worktree10", DiffArgs{}},
+		{"HEAD~1..HEAD", DiffArgs{Target: "HEAD~1..HEAD"}},
+		{"HEAD~100..HEAD", DiffArgs{Target: "HEAD~100..HEAD"}},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			if strings.HasPrefix(tt.name, "worktree") {
+				modify10(b, dir, info)
+			}
+			sc := scopeOf(b, dir)
+			r := New(Options{Scope: scope.Static(sc)})
+			defer r.Close()
+			ctx := testCtx(b)
+			for b.Loop() {
+				if _, out, err := r.diffTool(ctx, nil, sc, tt.in); err != nil || len(out.Files) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkShow(b *testing.B) {
+	dir, info := benchRepo(b)
+	sc := scopeOf(b, dir)
+	r := New(Options{Scope: scope.Static(sc)})
+	defer r.Close()
+	ctx := testCtx(b)
+	short := info.Head.String()[:10]
+	for b.Loop() {
+		if _, out, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: short}); err != nil || len(out.Files) == 0 {
+			b.Fatal(err)
+		}
+	}
+}

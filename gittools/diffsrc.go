@@ -1,0 +1,216 @@
+package gittools
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+)
+
+// changesWorktree lists index → worktree changes (git diff), and the unmerged paths, under limit.
+func (rp *repo) changesWorktree(ctx context.Context, idx *gitIndex, limit string) ([]change, []string, error) {
+	wt, err := rp.scanWorktree(ctx, idx, false, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []change
+	for p, c := range wt.changed {
+		if !inPath(p, limit) {
+			continue
+		}
+		e := idx.entries[idx.byName[p]]
+		ch := change{path: p, from: entry{hash: e.hash, mode: e.mode}, to: entry{wt: true}}
+		if e.intentToAdd {
+			ch.from = entry{}
+		}
+		if c == 'D' {
+			ch.to = entry{}
+		}
+		out = append(out, ch)
+	}
+	sortChanges(out)
+	return out, unmergedUnder(idx, limit), nil
+}
+
+// changesStaged lists HEAD → index changes (git diff --cached) under limit.
+func (rp *repo) changesStaged(ctx context.Context, idx *gitIndex, limit string) ([]change, []string, error) {
+	head, err := rp.headCommit()
+	if err != nil {
+		return nil, nil, err
+	}
+	var tree plumbing.Hash
+	if head != nil {
+		tree = head.TreeHash
+	}
+	st, err := rp.treeVsIndex(ctx, idx, tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	l := newTreeLookup(rp)
+	var out []change
+	for p := range st {
+		if !inPath(p, limit) {
+			continue
+		}
+		from, err := rp.treeEntry(l, tree, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, change{path: p, from: from, to: indexSide(idx, p)})
+	}
+	sortChanges(out)
+	return out, unmergedUnder(idx, limit), nil
+}
+
+// changesTreeWorktree lists tree → worktree changes (git diff <rev>) for tracked files under limit.
+func (rp *repo) changesTreeWorktree(ctx context.Context, idx *gitIndex, tree plumbing.Hash, limit string) ([]change, error) {
+	st, err := rp.treeVsIndex(ctx, idx, tree)
+	if err != nil {
+		return nil, err
+	}
+	wt, err := rp.scanWorktree(ctx, idx, false, nil)
+	if err != nil {
+		return nil, err
+	}
+	paths := map[string]bool{}
+	for p := range st {
+		paths[p] = true
+	}
+	for p := range wt.changed {
+		paths[p] = true
+	}
+	l := newTreeLookup(rp)
+	var out []change
+	for p := range paths {
+		if !inPath(p, limit) {
+			continue
+		}
+		from, err := rp.treeEntry(l, tree, p)
+		if err != nil {
+			return nil, err
+		}
+		to := indexSide(idx, p)
+		switch c := wt.changed[p]; {
+		case to.mode == 0 || c == 'D':
+			to = entry{}
+		case c != 0:
+			to = entry{wt: true}
+		}
+		if from != to {
+			out = append(out, change{path: p, from: from, to: to})
+		}
+	}
+	sortChanges(out)
+	return out, nil
+}
+
+// treeEntry looks p up in tree (zero: empty tree); directories count as absent.
+func (rp *repo) treeEntry(l *treeLookup, tree plumbing.Hash, p string) (entry, error) {
+	if tree.IsZero() {
+		return entry{}, nil
+	}
+	hit, err := l.find(tree, p)
+	if err != nil || !hit.found || hit.mode == filemode.Dir {
+		return entry{}, err
+	}
+	return entry{hash: hit.hash, mode: hit.mode}, nil
+}
+
+// indexSide is p's stage-0 index entry, or absent.
+func indexSide(idx *gitIndex, p string) entry {
+	i, ok := idx.byName[p]
+	if !ok || idx.entries[i].stage != 0 || idx.entries[i].intentToAdd {
+		return entry{}
+	}
+	return entry{hash: idx.entries[i].hash, mode: idx.entries[i].mode}
+}
+
+func unmergedUnder(idx *gitIndex, limit string) []string {
+	var out []string
+	for p := range unmerged(idx) {
+		if inPath(p, limit) {
+			out = append(out, p)
+		}
+	}
+	sortStrings(out)
+	return out
+}
+
+// maxDiffFile is the largest file whose content is diffed; bigger ones are reported like binary files.
+const maxDiffFile = 8 << 20
+
+// load reads both sides of c.
+func (rp *repo) load(c change) (filePatch, error) {
+	from, err := rp.loadSide(c.path, c.from)
+	if err != nil {
+		return filePatch{}, err
+	}
+	to, err := rp.loadSide(c.path, c.to)
+	return filePatch{from: from, to: to}, err
+}
+
+func (rp *repo) loadSide(p string, e entry) (side, error) {
+	s := side{path: p, hash: e.hash, mode: e.mode}
+	switch {
+	case e.wt:
+		return rp.loadWorktree(p)
+	case e.mode == 0 || e.mode == filemode.Submodule:
+		return s, nil
+	}
+	o, err := rp.git.Storer.EncodedObject(plumbing.BlobObject, e.hash)
+	if err != nil {
+		return s, err
+	}
+	if o.Size() > maxDiffFile {
+		s.big = true
+		return s, nil
+	}
+	r, err := o.Reader()
+	if err != nil {
+		return s, err
+	}
+	defer r.Close()
+	s.data, err = io.ReadAll(r)
+	return s, err
+}
+
+// loadWorktree reads a worktree file through os.Root without following symlinks or blocking on FIFOs.
+func (rp *repo) loadWorktree(p string) (side, error) {
+	loc := rp.loc.Join(p)
+	info, err := loc.Lstat()
+	if err != nil {
+		return side{path: p}, nil // vanished since the scan: absent
+	}
+	s := side{path: p, mode: worktreeMode(info)}
+	switch s.mode {
+	case 0:
+		return side{path: p}, nil
+	case filemode.Symlink:
+		target, err := loc.FS().Readlink(loc.Name())
+		if err != nil {
+			return s, err
+		}
+		s.data = []byte(target)
+	default:
+		if info.Size() > maxDiffFile {
+			s.big = true
+			s.hash, err = rp.hashFile(p, s.mode)
+			return s, err
+		}
+		f, _, err := loc.OpenFile()
+		if err != nil {
+			return s, err
+		}
+		defer f.Close()
+		if s.data, err = io.ReadAll(io.LimitReader(f, maxDiffFile+1)); err != nil {
+			return s, err
+		}
+		if len(s.data) > maxDiffFile {
+			return s, errors.New("file grew while reading")
+		}
+	}
+	s.hash = plumbing.ComputeHash(plumbing.BlobObject, s.data)
+	return s, nil
+}

@@ -1,0 +1,99 @@
+// Package gittools gives the model git history and state through MCP tools, on go-git plumbing, confined to
+// the roots: a repository is opened only when its worktree, git dir, commondir and alternates all lie inside
+// the roots in force for the request, and every path and revision argument is validated before use.
+//
+// Read tools: git_status, git_log, git_diff, git_show, git_blame, git_branch, git_tag (listing). Write tools
+// (git_add, git_commit, …, registered only when not read-only) live in write_*.go.
+//
+//	repos := gittools.New(gittools.Options{Scope: provider, Logger: logger})
+//	defer repos.Close()
+//	repos.Register(server)
+//
+// # Performance
+//
+// Repositories stay open (KeepDescriptors) and are cached by git dir; the pack index is loaded in the background
+// on first open. Status, path-limited log, diffs and patches are grove's own code rather than go-git's porcelain,
+// which is slow or wrong for them (see shared/GIT-PERFORMANCE.md).
+package gittools
+
+import (
+	"log/slog"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grove-mcp/grove/scope"
+)
+
+// Options configures [New]. The zero value of each field is a sensible default, except Scope, which is required.
+type Options struct {
+	Scope    scope.Provider // the roots in force for a request
+	ReadOnly bool           // register only the tools that don't change repositories
+	Logger   *slog.Logger   // nil discards
+}
+
+// Repos holds the open repositories and serves the git_* tools.
+type Repos struct {
+	opts Options
+	log  *slog.Logger
+	stop chan struct{} // closed by Close: background work stops
+	wg   sync.WaitGroup
+
+	mu     sync.Mutex // guards the fields below
+	repos  map[string]*repo
+	closed bool
+}
+
+// New returns a Repos serving the roots opts.Scope gives. It panics if opts.Scope is nil.
+func New(opts Options) *Repos {
+	if opts.Scope == nil {
+		panic("gittools.New: nil Scope")
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Repos{opts: opts, log: log, stop: make(chan struct{}), repos: make(map[string]*repo)}
+}
+
+// Register adds every git_* tool to s; the write tools only when not read-only.
+func (r *Repos) Register(s *mcp.Server) {
+	r.registerReadTools(s)
+	if !r.opts.ReadOnly {
+		r.registerWriteTools(s)
+	}
+}
+
+// Close stops background work and closes every repository. Calls after Close fail.
+func (r *Repos) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	close(r.stop)
+	repos := r.repos
+	r.repos = nil
+	r.mu.Unlock()
+	r.wg.Wait()
+	var first error
+	for _, rp := range repos {
+		rp.mu.Lock()
+		if rp.storage != nil {
+			if err := rp.storage.Close(); err != nil && first == nil {
+				first = err
+			}
+			rp.storage, rp.git = nil, nil
+		}
+		rp.mu.Unlock()
+	}
+	return first
+}
+
+// readOnlyTool are the annotations of every read tool.
+func readOnlyTool() *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,102 @@
+package gittools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
+)
+
+// LogArgs are the arguments of git_log.
+type LogArgs struct {
+	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	MaxCount int    `json:"max_count,omitempty" jsonschema:"most commits to return (default 20, at most 1000)"`
+	Revision string `json:"revision,omitempty" jsonschema:"where to start (branch, tag, hash, HEAD~3; default HEAD), or a range a..b"`
+	Path     string `json:"path,omitempty" jsonschema:"only commits that change this file or directory (relative to the worktree, or absolute)"`
+	Author   string `json:"author,omitempty" jsonschema:"only commits whose author 'Name <email>' matches this regular expression"`
+	Since    string `json:"since,omitempty" jsonschema:"only commits committed after this date (YYYY-MM-DD, RFC 3339, '2 weeks ago')"`
+	Until    string `json:"until,omitempty" jsonschema:"only commits committed before this date"`
+	Grep     string `json:"grep,omitempty" jsonschema:"only commits whose message matches this regular expression"`
+}
+
+// LogOut is the structured result of git_log.
+type LogOut struct {
+	Commits []CommitInfo `json:"commits" jsonschema:"newest first (committer time), like git log"`
+	More    bool         `json:"more,omitempty" jsonschema:"max_count was reached: older matching commits may exist"`
+}
+
+// CommitInfo summarises one commit.
+type CommitInfo struct {
+	Hash    string   `json:"hash"`
+	Author  string   `json:"author"`
+	Email   string   `json:"email"`
+	Date    string   `json:"date" jsonschema:"author date, RFC 3339"`
+	Subject string   `json:"subject"`
+	Parents []string `json:"parents,omitempty"`
+}
+
+const (
+	defaultLogCount = 20
+	maxLogCount     = 1000
+)
+
+func (r *Repos) addLog(s *mcp.Server) {
+	mcp.AddTool(s, &mcp.Tool{
+		Name:  "git_log",
+		Title: "Git log",
+		Description: "Show commits newest first, one line each (short hash, date, author, subject), like " +
+			"`git log --oneline`. Filter by path (git's default history simplification), author, date and message.",
+		Annotations: readOnlyTool(),
+	}, scope.Tool(r.opts.Scope, r.logTool))
+}
+
+func (r *Repos) logTool(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in LogArgs) (*mcp.CallToolResult, LogOut, error) {
+	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	if err != nil {
+		return nil, LogOut{}, err
+	}
+	defer unlock()
+	q, err := rp.logQuery(sc, in)
+	if err != nil {
+		return nil, LogOut{}, err
+	}
+	q.progress = progressFunc(ctx, req, "walking history")
+	out, err := rp.log(ctx, q)
+	if err != nil {
+		return nil, LogOut{}, err
+	}
+	return textResult(formatLog(out, q)), out, nil
+}
+
+func formatLog(out LogOut, q logQuery) string {
+	var b strings.Builder
+	for _, c := range out.Commits {
+		fmt.Fprintf(&b, "%s %s %s: %s\n", c.Hash[:7], c.Date[:10], c.Author, c.Subject)
+	}
+	if len(out.Commits) == 0 {
+		b.WriteString("no commits\n")
+	}
+	if out.More {
+		fmt.Fprintf(&b, "… stopped at max_count=%d; pass a larger max_count, or revision=%s~1 for older commits\n",
+			q.max, out.Commits[len(out.Commits)-1].Hash[:12])
+	}
+	return b.String()
+}
+
+// commitInfo summarises c.
+func commitInfo(c *object.Commit) CommitInfo {
+	ci := CommitInfo{
+		Hash: c.Hash.String(), Author: c.Author.Name, Email: c.Author.Email,
+		Date: c.Author.When.Format(time.RFC3339), Subject: firstLineOf(c.Message),
+	}
+	for _, p := range c.ParentHashes {
+		ci.Parents = append(ci.Parents, p.String())
+	}
+	return ci
+}

@@ -1,0 +1,186 @@
+package gittools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/grove-mcp/grove/roots"
+)
+
+// logQuery is a validated git_log request.
+type logQuery struct {
+	max          int
+	from, hide   string // revisions; from "" = HEAD
+	path         string // repo-relative, "" = no path limit
+	author, grep *regexp.Regexp
+	since, until time.Time
+	progress     func(int)
+}
+
+// logQuery validates in.
+func (rp *repo) logQuery(sc *roots.Scope, in LogArgs) (q logQuery, err error) {
+	q.max = in.MaxCount
+	switch {
+	case q.max <= 0:
+		q.max = defaultLogCount
+	case q.max > maxLogCount:
+		q.max = maxLogCount
+	}
+	q.from = in.Revision
+	if a, b, ok := splitRange(in.Revision); ok {
+		if a == "" {
+			a = "HEAD"
+		}
+		q.hide, q.from = a, b
+	}
+	if q.path, err = rp.repoRel(sc, in.Path); err != nil {
+		return q, err
+	}
+	if q.author, err = compileFilter("author", in.Author); err != nil {
+		return q, err
+	}
+	if q.grep, err = compileFilter("grep", in.Grep); err != nil {
+		return q, err
+	}
+	now := time.Now()
+	if in.Since != "" {
+		if q.since, err = parseDate(in.Since, now); err != nil {
+			return q, err
+		}
+	}
+	if in.Until != "" {
+		if q.until, err = parseDate(in.Until, now); err != nil {
+			return q, err
+		}
+	}
+	return q, nil
+}
+
+func compileFilter(name, expr string) (*regexp.Regexp, error) {
+	if expr == "" {
+		return nil, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: invalid regular expression: %w", name, err)
+	}
+	return re, nil
+}
+
+// match applies the author, message and date filters.
+func (q *logQuery) match(c *object.Commit) bool {
+	if q.author != nil && !q.author.MatchString(c.Author.Name+" <"+c.Author.Email+">") {
+		return false
+	}
+	if q.grep != nil && !q.grep.MatchString(c.Message) {
+		return false
+	}
+	when := c.Committer.When
+	if !q.since.IsZero() && when.Before(q.since) {
+		return false
+	}
+	return q.until.IsZero() || !when.After(q.until)
+}
+
+// log walks history for q.
+func (rp *repo) log(ctx context.Context, q logQuery) (LogOut, error) {
+	out := LogOut{Commits: []CommitInfo{}}
+	w, err := rp.startWalk(q.from, q.hide)
+	if err != nil || w == nil {
+		return out, err
+	}
+	var lookup *treeLookup
+	if q.path != "" {
+		lookup = newTreeLookup(rp)
+	}
+	for n := 0; ; n++ {
+		if q.progress != nil && n > 0 && n%progressEveryCommits == 0 {
+			q.progress(n)
+		}
+		c, err := w.next(ctx)
+		if err != nil || c == nil {
+			return out, err
+		}
+		show, parents := true, c.ParentHashes
+		if lookup != nil {
+			if show, parents, err = rp.simplify(lookup, c, q.path); err != nil {
+				return out, err
+			}
+		}
+		if show && q.match(c) {
+			if len(out.Commits) == q.max {
+				out.More = true
+				return out, nil
+			}
+			out.Commits = append(out.Commits, commitInfo(c))
+		}
+		if err := w.follow(parents...); err != nil {
+			return out, err
+		}
+	}
+}
+
+// progressEveryCommits is how many commits pass between progress notifications in a walk.
+const progressEveryCommits = 2000
+
+// startWalk queues from (default HEAD) and, for a range, hides hide. A nil walker means an unborn HEAD.
+func (rp *repo) startWalk(from, hide string) (*walker, error) {
+	w := newWalker(rp)
+	if from == "" {
+		head, err := rp.headCommit()
+		if err != nil || head == nil {
+			return nil, err
+		}
+		w.push(head, false)
+	} else {
+		c, err := rp.commit(from)
+		if err != nil {
+			return nil, err
+		}
+		w.push(c, false)
+	}
+	if hide != "" {
+		c, err := rp.commit(hide)
+		if err != nil {
+			return nil, err
+		}
+		w.push(c, true)
+	}
+	return w, nil
+}
+
+// simplify applies git's default history simplification for one path: a commit is shown unless it is
+// TREESAME (same entry at path) to a parent; when it is, only the first such parent is followed.
+// A root commit is shown when the path exists in it.
+func (rp *repo) simplify(l *treeLookup, c *object.Commit, p string) (bool, []plumbing.Hash, error) {
+	me, err := l.find(c.TreeHash, p)
+	if err != nil {
+		return false, nil, err
+	}
+	if len(c.ParentHashes) == 0 {
+		return me.found, nil, nil
+	}
+	for _, ph := range c.ParentHashes {
+		pc, err := rp.git.CommitObject(ph)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			continue // shallow clone boundary
+		}
+		if err != nil {
+			return false, nil, err
+		}
+		pe, err := l.find(pc.TreeHash, p)
+		if err != nil {
+			return false, nil, err
+		}
+		if pe == me {
+			return false, []plumbing.Hash{ph}, nil
+		}
+	}
+	return true, c.ParentHashes, nil
+}

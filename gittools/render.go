@@ -1,0 +1,104 @@
+package gittools
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+)
+
+// render loads and encodes changes into a patch (or a stat listing), cut at maxPatchBytes.
+func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, statOnly bool) (DiffOut, string, error) {
+	out := DiffOut{Files: []DiffFile{}}
+	var patch, one bytes.Buffer
+	var omitted []string
+	for i, c := range changes {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return out, "", err
+			}
+		}
+		f := DiffFile{Path: c.path, Status: statusOf(c)}
+		if out.Truncated {
+			f.Omitted = true
+			out.Files = append(out.Files, f)
+			omitted = append(omitted, c.path)
+			continue
+		}
+		fp, err := rp.load(c)
+		if err != nil {
+			return out, "", fmt.Errorf("reading %s: %w", quotePath(c.path), err)
+		}
+		if fp.from.mode == fp.to.mode && fp.from.hash == fp.to.hash {
+			continue // stat-dirty but unchanged
+		}
+		one.Reset()
+		st := writeFilePatch(&one, fp, ctxLines)
+		f.Added, f.Deleted, f.Binary = st.added, st.deleted, st.binary
+		if !statOnly && patch.Len()+one.Len() > maxPatchBytes && patch.Len() > 0 {
+			out.Truncated, f.Omitted = true, true
+			omitted = append(omitted, c.path)
+		} else if !statOnly {
+			patch.Write(one.Bytes())
+		}
+		out.Files = append(out.Files, f)
+	}
+	if statOnly {
+		return out, formatStat(out.Files), nil
+	}
+	text := patch.String()
+	if out.Truncated {
+		text += fmt.Sprintf("\n… patch cut at %d KB: %d more files not shown (%s); pass path to see one file, or stat_only=true for the list\n",
+			maxPatchBytes>>10, len(omitted), strings.Join(headOf(omitted, 20), ", "))
+	}
+	out.Patch = text
+	return out, text, nil
+}
+
+func statusOf(c change) string {
+	switch {
+	case c.from.mode == 0:
+		return "A"
+	case c.to.mode == 0 && !c.to.wt:
+		return "D"
+	case !c.to.wt && kind(c.from.mode) != kind(c.to.mode):
+		return "T"
+	}
+	return "M"
+}
+
+func headOf(s []string, n int) []string {
+	if len(s) > n {
+		return append(s[:n:n], "…")
+	}
+	return s
+}
+
+// formatStat renders a `git diff --stat`-like listing.
+func formatStat(files []DiffFile) string {
+	if len(files) == 0 {
+		return ""
+	}
+	width := 0
+	for _, f := range files {
+		width = max(width, len(quotePath(f.Path)))
+	}
+	var b strings.Builder
+	var add, del int
+	for _, f := range files {
+		fmt.Fprintf(&b, " %-*s | ", width, quotePath(f.Path))
+		if f.Binary {
+			b.WriteString("Bin\n")
+			continue
+		}
+		n := f.Added + f.Deleted
+		plus, minus := f.Added, f.Deleted
+		if n > 50 {
+			plus, minus = f.Added*50/n, f.Deleted*50/n
+		}
+		fmt.Fprintf(&b, "%d %s%s\n", n, strings.Repeat("+", plus), strings.Repeat("-", minus))
+		add, del = add+f.Added, del+f.Deleted
+	}
+	fmt.Fprintf(&b, " %d files changed, %d insertions(+), %d deletions(-)\n", len(files), add, del)
+	return b.String()
+}

@@ -1,0 +1,227 @@
+package gittools
+
+// Opening repositories: the API the read and the write tools share.
+//
+//	rp, unlock, err := r.open(ctx, sc, in.RepoPath) // resolves, checks, caches and LOCKS the repo
+//	if err != nil { return nil, Out{}, err }        // err reads the same for "not a repo" and "outside the roots"
+//	defer unlock()
+//	rp.git      // *git.Repository: storage opened with KeepDescriptors, worktree = osfs BoundOS on rp.worktree
+//	rp.worktree // absolute real path of the worktree
+//	rp.gitDir   // absolute real path of the git dir (.git, or the gitdir: target of a .git file)
+//	rp.loc      // the worktree as a roots.Loc: rp.loc.FS() + rp.rel(p) for os.Root-confined file I/O
+//	rp.file(sc, p) // a path argument (relative to the worktree, absolute, or file:// URI) -> slash path relative to the worktree
+//	rp.resolve(rev) // a validated revision -> commit hash
+//	r.Invalidate(worktree) // the watcher, or a write tool after changing the index/refs, drops derived caches
+//
+// The lock is held for the whole operation because go-git is not safe for concurrent use (go-git/go-git#48).
+// Write tools must call rp.changed() after writing the index, HEAD or refs (cheap; invalidates status caches).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+
+	"github.com/grove-mcp/grove/roots"
+)
+
+// errNoRepo is what every failure to find, or to be allowed to open, a repository reads like: missing, outside
+// the roots, not a repository and unsafe (git dir or alternates outside the roots) cannot be told apart.
+func errNoRepo(repoPath string) error {
+	if repoPath == "" {
+		repoPath = "."
+	}
+	return fmt.Errorf("no git repository: %w", roots.NotFound(repoPath))
+}
+
+// repo is one repository, cached in Repos by its real git dir.
+type repo struct {
+	mu sync.Mutex // held for a whole operation: go-git is not thread-safe; guards all fields below
+
+	git       *git.Repository // storage opened with filesystem.Options{KeepDescriptors: true}
+	storage   *filesystem.Storage
+	worktree  string // absolute real path of the worktree
+	gitDir    string // absolute real path of the git dir
+	commonDir string // gitDir, or the commondir of a linked worktree
+	loc       roots.Loc
+
+	stamp   stamp   // stat data of index/HEAD/refs when the derived caches were filled
+	derived derived // caches rebuilt when stamp changes (parsed index, status stat cache, short-hash idx)
+	warmed  bool
+	hashes  map[string]wtHash // worktree blob hashes by path, kept across index changes
+}
+
+// open resolves repoPath through sc, finds the repository by walking up from it (never above its root), checks
+// that everything the repository points at lies inside sc, and returns it locked; call the returned func to unlock.
+// repoPath is an absolute path or file:// URI; "" means the only root when there is exactly one.
+func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*repo, func(), error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	d, err := r.discover(sc, repoPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	rp, err := r.cached(d)
+	if err != nil {
+		r.log.Debug("opening repository failed", "repo", repoPath, "err", err)
+		return nil, nil, errNoRepo(repoPath)
+	}
+	rp.mu.Lock()
+	rp.loc = d.loc
+	if err := rp.refresh(); err != nil {
+		rp.mu.Unlock()
+		r.log.Debug("refreshing repository failed", "repo", repoPath, "err", err)
+		return nil, nil, errNoRepo(repoPath)
+	}
+	return rp, rp.mu.Unlock, nil
+}
+
+// cached returns the repository for d, opening it on first use.
+func (r *Repos) cached(d found) (*repo, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, errors.New("repositories closed")
+	}
+	if rp, ok := r.repos[d.gitDir]; ok && rp.worktree == d.worktree {
+		return rp, nil
+	}
+	rp := &repo{worktree: d.worktree, gitDir: d.gitDir, commonDir: d.commonDir}
+	if err := rp.openStorage(); err != nil {
+		return nil, err
+	}
+	r.repos[d.gitDir] = rp
+	r.wg.Go(func() { rp.warm(r.stop) })
+	return rp, nil
+}
+
+// openStorage (re)opens the go-git repository. Caller holds rp.mu or owns rp exclusively.
+func (rp *repo) openStorage() error {
+	if rp.storage != nil {
+		rp.storage.Close()
+		rp.storage, rp.git = nil, nil
+	}
+	var dot = osfs.New(rp.gitDir, osfs.WithBoundOS())
+	if rp.commonDir != rp.gitDir {
+		dot = dotgit.NewRepositoryFilesystem(dot, osfs.New(rp.commonDir, osfs.WithBoundOS()))
+	}
+	st := filesystem.NewStorageWithOptions(dot, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	g, err := git.Open(st, osfs.New(rp.worktree, osfs.WithBoundOS()))
+	if err != nil {
+		st.Close()
+		return err
+	}
+	rp.storage, rp.git = st, g
+	return nil
+}
+
+// warm loads the pack indexes in the background so the first real request doesn't pay for it (GIT-PERFORMANCE §6.4).
+func (rp *repo) warm(stop <-chan struct{}) {
+	select {
+	case <-stop:
+		return
+	default:
+	}
+	rp.mu.Lock()
+	defer rp.mu.Unlock()
+	if rp.warmed || rp.git == nil {
+		return
+	}
+	rp.warmed = true
+	if h, err := rp.git.Head(); err == nil {
+		_, _ = rp.git.CommitObject(h.Hash())
+	}
+}
+
+// refresh compares the stat data of the files git changes with what the caches were built from, and drops what is
+// stale. A changed pack directory reopens the storage, because go-git v5 reads the pack list only once.
+func (rp *repo) refresh() error {
+	now := rp.readStamp()
+	if now == rp.stamp {
+		return nil
+	}
+	if now.packs != rp.stamp.packs && rp.stamp != (stamp{}) {
+		if err := rp.openStorage(); err != nil {
+			return err
+		}
+	}
+	rp.stamp = now
+	rp.derived = derived{}
+	return nil
+}
+
+// changed drops every derived cache; write tools call it after writing the index, HEAD or refs.
+func (rp *repo) changed() {
+	rp.stamp = stamp{packs: rp.stamp.packs}
+	rp.derived = derived{}
+}
+
+// Invalidate drops the derived caches of the repository whose worktree is (or contains) worktree.
+// The watcher calls it when .git/index, HEAD or refs change; a stale cache is also caught by stat on the next call.
+func (r *Repos) Invalidate(worktree string) {
+	r.mu.Lock()
+	var hit []*repo
+	for _, rp := range r.repos {
+		if rp.worktree == worktree || within(rp.worktree, worktree) || within(worktree, rp.worktree) {
+			hit = append(hit, rp)
+		}
+	}
+	r.mu.Unlock()
+	for _, rp := range hit {
+		rp.mu.Lock()
+		rp.changed()
+		rp.mu.Unlock()
+	}
+}
+
+// within reports whether p lies inside dir (lexically).
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !filepath.IsAbs(rel) && !startsDotDot(rel)
+}
+
+func startsDotDot(rel string) bool {
+	return len(rel) >= 3 && rel[:2] == ".." && rel[2] == filepath.Separator
+}
+
+// stamp is the stat data of what git rewrites when the repository state changes.
+type stamp struct {
+	index, head, packedRefs, refs, packs fileStamp
+}
+
+type fileStamp struct {
+	mtime int64
+	size  int64
+	ino   uint64
+}
+
+func (rp *repo) readStamp() stamp {
+	return stamp{
+		index:      statStamp(filepath.Join(rp.gitDir, "index")),
+		head:       statStamp(filepath.Join(rp.gitDir, "HEAD")),
+		packedRefs: statStamp(filepath.Join(rp.commonDir, "packed-refs")),
+		refs:       statStamp(filepath.Join(rp.commonDir, "refs", "heads")),
+		packs:      statStamp(filepath.Join(rp.commonDir, "objects", "pack")),
+	}
+}
+
+func statStamp(p string) fileStamp {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fileStamp{}
+		}
+		return fileStamp{mtime: -1}
+	}
+	return fileStamp{mtime: fi.ModTime().UnixNano(), size: fi.Size(), ino: inode(fi)}
+}

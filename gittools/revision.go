@@ -1,0 +1,139 @@
+package gittools
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// maxRevision bounds revision arguments.
+const maxRevision = 256
+
+// validRevision refuses revisions that could be taken for options or that carry bytes no ref or revision
+// expression contains: a leading '-', NUL and other control characters, spaces, and backslashes.
+func validRevision(rev string) error {
+	switch {
+	case rev == "":
+		return errors.New("empty revision")
+	case len(rev) > maxRevision:
+		return fmt.Errorf("revision too long (%d bytes)", len(rev))
+	case rev[0] == '-':
+		return fmt.Errorf("invalid revision %q: must not start with '-'", rev)
+	}
+	for _, c := range []byte(rev) {
+		if c <= ' ' || c == 0x7f || c == '\\' {
+			return fmt.Errorf("invalid revision %q: must not contain %q", rev, c)
+		}
+	}
+	return nil
+}
+
+// errUnknownRevision is returned for revisions that are valid but name nothing.
+func errUnknownRevision(rev string) error {
+	return fmt.Errorf("unknown revision %q", rev)
+}
+
+// resolve validates rev and resolves it to a commit hash (annotated tags are peeled).
+func (rp *repo) resolve(rev string) (plumbing.Hash, error) {
+	if err := validRevision(rev); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	h, err := rp.resolveAny(rev)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return rp.peelCommit(h, rev)
+}
+
+// resolveAny resolves rev to an object hash without peeling.
+func (rp *repo) resolveAny(rev string) (plumbing.Hash, error) {
+	if isHex(rev) && len(rev) >= minShortHash && len(rev) < 40 {
+		h, err := rp.resolveShort(rev)
+		if err == nil || !errors.Is(err, errNoObject) {
+			return h, err
+		}
+		// not an object: maybe a branch named like hex; fall through
+	}
+	if isHex(rev) && len(rev) == 40 {
+		h := plumbing.NewHash(rev)
+		if _, err := rp.git.Storer.EncodedObject(plumbing.AnyObject, h); err == nil {
+			return h, nil
+		}
+	}
+	h, err := rp.git.ResolveRevision(plumbing.Revision(rev))
+	if err != nil {
+		return plumbing.ZeroHash, errUnknownRevision(rev)
+	}
+	return *h, nil
+}
+
+// peelCommit follows annotated tags from h to a commit.
+func (rp *repo) peelCommit(h plumbing.Hash, rev string) (plumbing.Hash, error) {
+	for range 10 {
+		o, err := rp.git.Storer.EncodedObject(plumbing.AnyObject, h)
+		if err != nil {
+			return plumbing.ZeroHash, errUnknownRevision(rev)
+		}
+		switch o.Type() {
+		case plumbing.CommitObject:
+			return h, nil
+		case plumbing.TagObject:
+			t, err := object.DecodeTag(rp.git.Storer, o)
+			if err != nil {
+				return plumbing.ZeroHash, err
+			}
+			h = t.Target
+		default:
+			return plumbing.ZeroHash, fmt.Errorf("revision %q is a %s, not a commit", rev, o.Type())
+		}
+	}
+	return plumbing.ZeroHash, errUnknownRevision(rev)
+}
+
+// commit resolves rev and reads the commit.
+func (rp *repo) commit(rev string) (*object.Commit, error) {
+	h, err := rp.resolve(rev)
+	if err != nil {
+		return nil, err
+	}
+	return rp.git.CommitObject(h)
+}
+
+// headCommit returns HEAD's commit, or nil (no error) on an unborn branch.
+func (rp *repo) headCommit() (*object.Commit, error) {
+	ref, err := rp.git.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rp.git.CommitObject(ref.Hash())
+}
+
+func isHex(s string) bool {
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// splitRange splits "a..b" into its ends ("" for an omitted end, meaning HEAD); ok is false without "..".
+func splitRange(rev string) (a, b string, ok bool) {
+	if strings.Contains(rev, "...") {
+		return "", "", false
+	}
+	a, b, ok = strings.Cut(rev, "..")
+	return a, b, ok
+}
+
+var zeroHash plumbing.Hash
+
+func hashOf(s string) plumbing.Hash { return plumbing.NewHash(s) }
+
+func itoa(n int) string { return fmt.Sprint(n) }

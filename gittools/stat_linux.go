@@ -1,0 +1,40 @@
+//go:build linux
+
+package gittools
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// inode returns the inode number of fi, or 0 where the platform has none.
+func inode(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Ino)
+	}
+	return 0
+}
+
+// keyOf returns the stat data we use to recognise unchanged content.
+func keyOf(fi fs.FileInfo) statKey {
+	k := statKey{mtime: fi.ModTime().UnixNano(), size: fi.Size(), mode: uint32(fi.Mode())}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		k.ctime = st.Ctim.Sec*1e9 + st.Ctim.Nsec
+		k.ino = uint64(st.Ino)
+	}
+	return k
+}
+
+// statMatches compares the stat data git records in the index with fi (mtime, ctime, inode, size).
+func statMatches(e indexEntry, fi fs.FileInfo) bool {
+	mt := fi.ModTime()
+	if uint32(mt.Unix()) != e.mtimeS || uint32(mt.Nanosecond()) != e.mtimeNs || uint32(fi.Size()) != e.size {
+		return false
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		if uint32(st.Ctim.Sec) != e.ctimeS || uint32(st.Ctim.Nsec) != e.ctimeNs || uint32(st.Ino) != e.ino {
+			return false
+		}
+	}
+	return true
+}

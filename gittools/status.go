@@ -1,0 +1,189 @@
+package gittools
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
+)
+
+// StatusArgs are the arguments of git_status.
+type StatusArgs struct {
+	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+}
+
+// StatusOut is the structured result of git_status.
+type StatusOut struct {
+	Branch    string        `json:"branch" jsonschema:"current branch, or HEAD when detached"`
+	Detached  bool          `json:"detached,omitempty"`
+	Unborn    bool          `json:"unborn,omitempty" jsonschema:"the branch has no commits yet"`
+	Entries   []StatusEntry `json:"entries" jsonschema:"changed, unmerged and untracked paths"`
+	Clean     bool          `json:"clean"`
+	Total     int           `json:"total" jsonschema:"number of entries before truncation"`
+	Truncated bool          `json:"truncated,omitempty"`
+}
+
+// StatusEntry is one line of `git status --short`.
+type StatusEntry struct {
+	Path     string `json:"path" jsonschema:"slash-separated, relative to the worktree; untracked directories end in /"`
+	Index    string `json:"index" jsonschema:"X column: staged change (M A D T U, or space)"`
+	Worktree string `json:"worktree" jsonschema:"Y column: unstaged change (M D T A U, or space); ?? for untracked"`
+}
+
+// maxStatusEntries caps the entries returned; the rest are counted in a note.
+const maxStatusEntries = 1000
+
+func (r *Repos) addStatus(s *mcp.Server) {
+	mcp.AddTool(s, &mcp.Tool{
+		Name:  "git_status",
+		Title: "Git status",
+		Description: "Show the working tree status like `git status --short --branch`: staged (X) and unstaged (Y) " +
+			"changes, unmerged paths and untracked files (untracked directories collapsed to dir/).",
+		Annotations: readOnlyTool(),
+	}, scope.Tool(r.opts.Scope, r.status))
+}
+
+func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in StatusArgs) (*mcp.CallToolResult, StatusOut, error) {
+	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	if err != nil {
+		return nil, StatusOut{}, err
+	}
+	defer unlock()
+	out, err := rp.status(ctx, progressFunc(ctx, req, "scanning worktree"))
+	if err != nil {
+		return nil, StatusOut{}, err
+	}
+	return textResult(formatStatus(out)), out, nil
+}
+
+// status computes the full status.
+func (rp *repo) status(ctx context.Context, progress func(int)) (StatusOut, error) {
+	out := StatusOut{Entries: []StatusEntry{}}
+	if err := rp.branchLine(&out); err != nil {
+		return out, err
+	}
+	idx, err := rp.index()
+	if err != nil {
+		return out, err
+	}
+	staged, err := rp.staged(ctx, idx)
+	if err != nil {
+		return out, err
+	}
+	wt, err := rp.scanWorktree(ctx, idx, true, progress)
+	if err != nil {
+		return out, err
+	}
+	out.Entries = mergeStatus(idx, staged, wt)
+	out.Clean, out.Total = len(out.Entries) == 0, len(out.Entries)
+	if len(out.Entries) > maxStatusEntries {
+		out.Entries, out.Truncated = out.Entries[:maxStatusEntries], true
+	}
+	return out, nil
+}
+
+// mergeStatus combines the columns, unmerged paths first in path order as git, then untracked.
+func mergeStatus(idx *gitIndex, staged map[string]byte, wt *wtScan) []StatusEntry {
+	cols := map[string][2]byte{}
+	for p, c := range staged {
+		v := cols[p]
+		v[0] = c
+		cols[p] = v
+	}
+	for p, c := range wt.changed {
+		v := cols[p]
+		v[1] = c
+		cols[p] = v
+	}
+	for p, xy := range unmerged(idx) {
+		cols[p] = xy
+	}
+	paths := make([]string, 0, len(cols))
+	for p := range cols {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	out := make([]StatusEntry, 0, len(paths)+len(wt.untracked))
+	for _, p := range paths {
+		out = append(out, StatusEntry{Path: p, Index: col(cols[p][0]), Worktree: col(cols[p][1])})
+	}
+	untracked := append([]string(nil), wt.untracked...)
+	sort.Strings(untracked)
+	for _, p := range untracked {
+		out = append(out, StatusEntry{Path: p, Index: "?", Worktree: "?"})
+	}
+	return out
+}
+
+func col(c byte) string {
+	if c == 0 {
+		return " "
+	}
+	return string(c)
+}
+
+// unmerged maps each conflicted path to git's two-letter code, from the stages present.
+func unmerged(idx *gitIndex) map[string][2]byte {
+	if !idx.conflicts {
+		return nil
+	}
+	stages := map[string]int{}
+	for _, e := range idx.entries {
+		if e.stage != 0 {
+			stages[e.name] |= 1 << (e.stage - 1)
+		}
+	}
+	codes := map[int]string{1: "DD", 2: "AU", 3: "UD", 4: "UA", 5: "DU", 6: "AA", 7: "UU"}
+	out := map[string][2]byte{}
+	for p, s := range stages {
+		c := codes[s]
+		out[p] = [2]byte{c[0], c[1]}
+	}
+	return out
+}
+
+// branchLine fills the branch fields from HEAD.
+func (rp *repo) branchLine(out *StatusOut) error {
+	head, err := rp.git.Storer.Reference("HEAD")
+	if err != nil {
+		return fmt.Errorf("reading HEAD: %w", err)
+	}
+	if head.Type() == plumbing.HashReference {
+		out.Branch, out.Detached = "HEAD", true
+		return nil
+	}
+	out.Branch = head.Target().Short()
+	if _, err := rp.git.Storer.Reference(head.Target()); err != nil {
+		out.Unborn = true
+	}
+	return nil
+}
+
+// formatStatus renders `git status --short --branch`.
+func formatStatus(out StatusOut) string {
+	var b strings.Builder
+	switch {
+	case out.Detached:
+		b.WriteString("## HEAD (no branch)\n")
+	case out.Unborn:
+		fmt.Fprintf(&b, "## No commits yet on %s\n", out.Branch)
+	default:
+		fmt.Fprintf(&b, "## %s\n", out.Branch)
+	}
+	for _, e := range out.Entries {
+		fmt.Fprintf(&b, "%s%s %s\n", e.Index, e.Worktree, quotePath(e.Path))
+	}
+	if out.Clean {
+		b.WriteString("nothing to commit, working tree clean\n")
+	}
+	if out.Truncated {
+		fmt.Fprintf(&b, "… %d more entries not shown (only the first %d are listed)\n", out.Total-len(out.Entries), len(out.Entries))
+	}
+	return b.String()
+}

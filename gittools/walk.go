@@ -1,0 +1,128 @@
+package gittools
+
+import (
+	"container/heap"
+	"context"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// walker visits commits newest first by committer time, like `git log`: a priority queue ordered by committer
+// date, ties in insertion order (git's commit_list_insert_by_date). Commits reachable from an "uninteresting"
+// start (the a of a..b) are never returned.
+type walker struct {
+	rp       *repo
+	queue    commitQueue
+	seq      int
+	queued   map[plumbing.Hash]bool
+	hidden   map[plumbing.Hash]bool // uninteresting
+	ranged   bool
+	visited  int
+	maxVisit int // 0: unbounded
+}
+
+func newWalker(rp *repo) *walker {
+	return &walker{rp: rp, queued: map[plumbing.Hash]bool{}, hidden: map[plumbing.Hash]bool{}}
+}
+
+// push queues c unless it already is; hide marks it (and so later its ancestors) uninteresting.
+func (w *walker) push(c *object.Commit, hide bool) {
+	if hide {
+		w.hidden[c.Hash] = true
+		w.ranged = true
+	}
+	if w.queued[c.Hash] {
+		return
+	}
+	w.queued[c.Hash] = true
+	heap.Push(&w.queue, queued{c: c, seq: w.seq})
+	w.seq++
+}
+
+// pushHash reads and queues a commit by hash.
+func (w *walker) pushHash(h plumbing.Hash, hide bool) error {
+	if w.queued[h] {
+		if hide {
+			w.hidden[h] = true
+			w.ranged = true
+		}
+		return nil
+	}
+	c, err := w.rp.git.CommitObject(h)
+	if err != nil {
+		return err
+	}
+	w.push(c, hide)
+	return nil
+}
+
+// next returns the next interesting commit, or nil at the end. Its parents are NOT queued: the caller
+// decides which to follow (history simplification) and calls follow.
+func (w *walker) next(ctx context.Context) (*object.Commit, error) {
+	for w.queue.Len() > 0 {
+		if w.visited++; w.visited%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if w.ranged && w.allHidden() {
+			return nil, nil
+		}
+		c := heap.Pop(&w.queue).(queued).c
+		if w.hidden[c.Hash] {
+			for _, p := range c.ParentHashes {
+				if err := w.pushHash(p, true); err != nil {
+					return nil, err
+				}
+			}
+			continue
+		}
+		return c, nil
+	}
+	return nil, nil
+}
+
+// follow queues parents of an interesting commit.
+func (w *walker) follow(parents ...plumbing.Hash) error {
+	for _, p := range parents {
+		if err := w.pushHash(p, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *walker) allHidden() bool {
+	for _, q := range w.queue {
+		if !w.hidden[q.c.Hash] {
+			return false
+		}
+	}
+	return true
+}
+
+type queued struct {
+	c   *object.Commit
+	seq int
+}
+
+// commitQueue is a max-heap on committer time, FIFO among equal times.
+type commitQueue []queued
+
+func (q commitQueue) Len() int { return len(q) }
+func (q commitQueue) Less(i, j int) bool {
+	ti, tj := q[i].c.Committer.When.Unix(), q[j].c.Committer.When.Unix()
+	if ti != tj {
+		return ti > tj
+	}
+	return q[i].seq < q[j].seq
+}
+func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *commitQueue) Push(x any)   { *q = append(*q, x.(queued)) }
+func (q *commitQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}

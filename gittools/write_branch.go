@@ -1,0 +1,85 @@
+package gittools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grove-mcp/grove/roots"
+)
+
+// CreateBranchArgs are the arguments of git_create_branch.
+type CreateBranchArgs struct {
+	RepoPath   string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	BranchName string `json:"branch_name" jsonschema:"the new branch's name, e.g. feature/login"`
+	BaseBranch string `json:"base_branch,omitempty" jsonschema:"the branch, tag or commit to start from (default HEAD)"`
+}
+
+// CreateBranchOut is the result of git_create_branch.
+type CreateBranchOut struct {
+	Branch string `json:"branch" jsonschema:"the new branch"`
+	Commit string `json:"commit" jsonschema:"the full hash it points at"`
+	Short  string `json:"short" jsonschema:"the short hash it points at"`
+}
+
+func (r *Repos) createBranch(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CreateBranchArgs) (*mcp.CallToolResult, CreateBranchOut, error) {
+	name, err := branchName(in.BranchName)
+	if err != nil {
+		return nil, CreateBranchOut{}, err
+	}
+	base := in.BaseBranch
+	if base == "" {
+		base = "HEAD"
+	}
+	if err := validRevision(base); err != nil {
+		return nil, CreateBranchOut{}, err
+	}
+	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	if err != nil {
+		return nil, CreateBranchOut{}, err
+	}
+	defer unlock()
+	h, err := rp.resolve(base)
+	if err != nil {
+		return nil, CreateBranchOut{}, err
+	}
+	if err := rp.createRef(plumbing.NewHashReference(name, h)); err != nil {
+		return nil, CreateBranchOut{}, err
+	}
+	out := CreateBranchOut{Branch: name.Short(), Commit: h.String(), Short: h.String()[:shortLen]}
+	text := fmt.Sprintf("Created branch %s at %s (from %s). HEAD did not move; use git_checkout to switch.", out.Branch, out.Short, base)
+	return textResult(text), out, nil
+}
+
+// branchName validates a branch name given short ("x") or full ("refs/heads/x").
+func branchName(s string) (plumbing.ReferenceName, error) {
+	if err := validRefName(s); err != nil {
+		return "", err
+	}
+	short := strings.TrimPrefix(s, "refs/heads/")
+	if strings.HasPrefix(s, "refs/") && short == s {
+		return "", fmt.Errorf("invalid branch name %q: only refs/heads/ names are branches", s)
+	}
+	if err := validRefName(short); err != nil {
+		return "", err
+	}
+	return plumbing.NewBranchReferenceName(short), nil
+}
+
+// createRef creates a new ref, refusing an existing one and one that clashes with an existing ref's path.
+func (rp *repo) createRef(ref *plumbing.Reference) error {
+	if _, err := rp.git.Storer.Reference(ref.Name()); err == nil {
+		return fmt.Errorf("%q already exists", ref.Name().Short())
+	}
+	clash, err := rp.refClash(ref.Name())
+	if err != nil {
+		return err
+	}
+	if clash != "" {
+		return fmt.Errorf("cannot create %q: it clashes with the existing ref %q", ref.Name().Short(), plumbing.ReferenceName(clash).Short())
+	}
+	return rp.updateRef(ref, nil)
+}

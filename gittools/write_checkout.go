@@ -1,0 +1,150 @@
+package gittools
+
+// git_checkout writes worktree files itself, through an os.Root of the worktree, rather than with go-git's
+// Worktree.Checkout. What we evaluated in go-git v5.19.3: its worktree filesystem (osfs BoundOS wrapped in
+// worktreeFilesystem) refuses paths whose leading directories are symlinks, but it checks with Lstat and then
+// opens by path, so a directory swapped for a symlink in between is followed (BoundOS then keeps the result
+// inside the worktree by path checks, not with the confinement os.Root enforces at every step). Its Checkout
+// is a Reset (MergeReset) without git's per-file "your local changes would be overwritten" refusal naming the
+// files, and it writes .git/index in place. Here the switch is planned and refused as a whole first
+// (write_checkout_plan.go), every write and delete goes through the worktree's os.Root after a no-symlink
+// check of each parent, files land by temp file + rename, and the index and HEAD are written via lock files.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grove-mcp/grove/roots"
+)
+
+// CheckoutArgs are the arguments of git_checkout.
+type CheckoutArgs struct {
+	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	Branch   string `json:"branch" jsonschema:"the existing local branch to switch to"`
+}
+
+// CheckoutOut is the result of git_checkout.
+type CheckoutOut struct {
+	Branch  string   `json:"branch" jsonschema:"the branch HEAD now points at"`
+	Commit  string   `json:"commit" jsonschema:"its commit's full hash"`
+	Short   string   `json:"short" jsonschema:"its commit's short hash"`
+	Updated []string `json:"updated,omitempty" jsonschema:"worktree files written"`
+	Removed []string `json:"removed,omitempty" jsonschema:"worktree files deleted (they were unmodified and are not on the branch)"`
+}
+
+func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CheckoutArgs) (*mcp.CallToolResult, CheckoutOut, error) {
+	name, err := branchName(in.Branch)
+	if err != nil {
+		return nil, CheckoutOut{}, err
+	}
+	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	if err != nil {
+		return nil, CheckoutOut{}, err
+	}
+	defer unlock()
+	target, err := rp.git.Storer.Reference(name)
+	if err != nil {
+		return nil, CheckoutOut{}, rp.noBranch(name)
+	}
+	head, err := rp.git.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return nil, CheckoutOut{}, fmt.Errorf("reading HEAD: %w", err)
+	}
+	out := CheckoutOut{Branch: name.Short(), Commit: target.Hash().String(), Short: target.Hash().String()[:shortLen]}
+	if head.Type() == plumbing.SymbolicReference && head.Target() == name {
+		return textResult(fmt.Sprintf("Already on %s (%s); nothing changed.", out.Branch, out.Short)), out, nil
+	}
+	if err := rp.switchTo(ctx, head, target, &out); err != nil {
+		return nil, CheckoutOut{}, err
+	}
+	text := fmt.Sprintf("Switched to branch %s (%s): %d file(s) written, %d removed; local changes to other files were kept.",
+		out.Branch, out.Short, len(out.Updated), len(out.Removed))
+	return textResult(text + listText("written", out.Updated) + listText("removed", out.Removed)), out, nil
+}
+
+// switchTo plans the switch from head to target, refuses it on any conflict, then writes the worktree, the
+// index and HEAD, in that order (as git does).
+func (rp *repo) switchTo(ctx context.Context, head, target *plumbing.Reference, out *CheckoutOut) error {
+	cur, tgtFiles, err := rp.switchTrees(target)
+	if err != nil {
+		return err
+	}
+	ix, err := rp.loadIndex()
+	if err != nil {
+		return err
+	}
+	defer ix.close()
+	if u := ix.unmerged(); len(u) > 0 {
+		return fmt.Errorf("cannot switch branches with unmerged paths: %v", u)
+	}
+	wt, err := rp.openWorktree()
+	if err != nil {
+		return err
+	}
+	defer wt.Close()
+	plan := rp.makePlan(wt, ix, cur, tgtFiles)
+	if len(plan.unsupported) > 0 {
+		return fmt.Errorf("cannot switch to %q with grove; nothing was changed:\n  %s", target.Name().Short(),
+			strings.Join(plan.unsupported[:min(len(plan.unsupported), 20)], "\n  "))
+	}
+	if len(plan.conflicts) > 0 {
+		return conflictError(target.Name().Short(), plan.conflicts)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := rp.applyPlan(wt, ix, plan); err != nil {
+		return fmt.Errorf("switching to %s failed part-way; run git_status to see the worktree: %w", target.Name().Short(), err)
+	}
+	if err := ix.save(); err != nil {
+		return err
+	}
+	rp.changed()
+	if err := rp.updateRef(plumbing.NewSymbolicReference(plumbing.HEAD, target.Name()), head); err != nil {
+		return err
+	}
+	out.Updated, out.Removed = plan.writes, plan.removes
+	return nil
+}
+
+// switchTrees reads the files of HEAD (none on an unborn branch) and of target.
+func (rp *repo) switchTrees(target *plumbing.Reference) (cur, tgt map[string]blobEntry, err error) {
+	tc, err := rp.git.CommitObject(target.Hash())
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s: %w", target.Name().Short(), err)
+	}
+	cc, err := rp.headCommit()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading HEAD's commit: %w", err)
+	}
+	if cur, err = flatTree(cc); err != nil {
+		return nil, nil, err
+	}
+	tgt, err = flatTree(tc)
+	return cur, tgt, err
+}
+
+// noBranch explains a missing branch, pointing at a remote-tracking branch of that name if there is one
+// ("x" finds origin/x; "origin/x" finds itself).
+func (rp *repo) noBranch(name plumbing.ReferenceName) error {
+	err := fmt.Errorf("branch %q does not exist (git_branch lists branches)", name.Short())
+	candidates := []plumbing.ReferenceName{plumbing.ReferenceName("refs/remotes/" + name.Short())}
+	if remotes, rerr := rp.git.Remotes(); rerr == nil {
+		for _, rm := range remotes {
+			candidates = append(candidates, plumbing.NewRemoteReferenceName(rm.Config().Name, name.Short()))
+		}
+	}
+	for _, rn := range candidates {
+		if _, e := rp.git.Storer.Reference(rn); e == nil {
+			local := strings.TrimPrefix(rn.Short(), strings.SplitN(rn.Short(), "/", 2)[0]+"/")
+			return errors.Join(err, fmt.Errorf("the remote-tracking branch %s exists: create a local branch from it "+
+				"with git_create_branch (branch_name %q, base_branch %q), then switch to that", rn.Short(), local, rn.Short()))
+		}
+	}
+	return err
+}

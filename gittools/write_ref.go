@@ -1,0 +1,106 @@
+package gittools
+
+// Writing refs the way git does: an exclusive <ref>.lock, a check of the current value while holding it, then
+// a rename, all through an os.Root of the git dir. go-git's SetReference truncates the ref file in place,
+// which git's readers can catch empty, and takes a flock that git does not honour.
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// errRefMoved is returned when a ref no longer has the value the operation started from.
+var errRefMoved = errors.New("it changed while grove was working (another git command?); nothing was written, retry")
+
+// updateRef sets ref to r's value if it currently equals old (nil: it must not exist).
+// HEAD lives in the git dir; other refs in the common dir (they differ in a linked worktree).
+func (rp *repo) updateRef(r, old *plumbing.Reference) error {
+	dirPath := rp.commonDir
+	if r.Name() == plumbing.HEAD {
+		dirPath = rp.gitDir
+	}
+	dir, err := rp.openDir(dirPath)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	name := filepath.FromSlash(r.Name().String())
+	if err := dir.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", r.Name(), err)
+	}
+	lock := name + ".lock"
+	f, err := dir.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s.lock exists: another git process seems to be running in this repository", r.Name())
+	}
+	if err != nil {
+		return fmt.Errorf("locking %s: %w", r.Name(), err)
+	}
+	err = rp.checkRef(r.Name(), old)
+	if err == nil {
+		_, err = f.WriteString(refContent(r))
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = dir.Rename(lock, name)
+	}
+	if err != nil {
+		dir.Remove(lock)
+		return fmt.Errorf("updating %s: %w", r.Name(), err)
+	}
+	return nil
+}
+
+// checkRef compares the current value of name (loose or packed, not followed) with old.
+func (rp *repo) checkRef(name plumbing.ReferenceName, old *plumbing.Reference) error {
+	cur, err := rp.git.Storer.Reference(name)
+	switch {
+	case errors.Is(err, plumbing.ErrReferenceNotFound):
+		if old != nil {
+			return errRefMoved
+		}
+		return nil
+	case err != nil:
+		return err
+	case old == nil:
+		return fmt.Errorf("%s already exists", name.Short())
+	case refContent(cur) != refContent(old):
+		return errRefMoved
+	}
+	return nil
+}
+
+// refContent is the text git keeps in a loose ref file.
+func refContent(r *plumbing.Reference) string {
+	if r.Type() == plumbing.SymbolicReference {
+		return "ref: " + r.Target().String() + "\n"
+	}
+	return r.Hash().String() + "\n"
+}
+
+// refClash returns an existing ref that name cannot coexist with in git's ref namespace (refs/heads/a blocks
+// refs/heads/a/b and the other way round), or "".
+func (rp *repo) refClash(name plumbing.ReferenceName) (string, error) {
+	iter, err := rp.git.Storer.IterReferences()
+	if err != nil {
+		return "", err
+	}
+	defer iter.Close()
+	clash := ""
+	err = iter.ForEach(func(r *plumbing.Reference) error {
+		n := r.Name().String()
+		if strings.HasPrefix(n, name.String()+"/") || strings.HasPrefix(name.String(), n+"/") {
+			clash = n
+		}
+		return nil
+	})
+	return clash, err
+}

@@ -1,0 +1,105 @@
+package ignore
+
+import (
+	"encoding/binary"
+	"io/fs"
+	"os"
+	"path"
+	"sync"
+	"syscall"
+)
+
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// readDirents lists the directory open as f with getdents64, taking each
+// entry's type from d_type. os.File.ReadDir cannot be used: on a file opened
+// through an os.Root it lstats every entry, which doubles the cost of a walk.
+func readDirents(f *os.File, parent *os.Root, name string) ([]fs.DirEntry, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	bp := direntBufs.Get().(*[]byte)
+	defer direntBufs.Put(bp)
+	buf := *bp
+	dir := &entryDir{root: parent, name: name}
+	var entries []fs.DirEntry
+	for {
+		var n int
+		var rerr error
+		err := rc.Read(func(fd uintptr) bool {
+			for {
+				n, rerr = syscall.ReadDirent(int(fd), buf)
+				if rerr != syscall.EINTR {
+					return true
+				}
+			}
+		})
+		if err == nil {
+			err = rerr
+		}
+		if err != nil {
+			return entries, err
+		}
+		if n <= 0 {
+			return entries, nil
+		}
+		entries = parseDirents(buf[:n], dir, entries)
+	}
+}
+
+// parseDirents appends the linux_dirent64 records of buf to entries.
+func parseDirents(buf []byte, dir *entryDir, entries []fs.DirEntry) []fs.DirEntry {
+	for len(buf) >= 19 {
+		reclen := int(binary.NativeEndian.Uint16(buf[16:]))
+		if reclen < 19 || reclen > len(buf) {
+			break
+		}
+		rec := buf[:reclen]
+		buf = buf[reclen:]
+		if binary.NativeEndian.Uint64(rec) == 0 {
+			continue // deleted entry
+		}
+		nameBytes := rec[19:]
+		for i, c := range nameBytes {
+			if c == 0 {
+				nameBytes = nameBytes[:i]
+				break
+			}
+		}
+		name := string(nameBytes)
+		if name == "." || name == ".." {
+			continue
+		}
+		e := &dirEntry{name: name, dir: dir}
+		if typ, ok := direntType(rec[18]); ok {
+			e.typ = typ
+		} else if fi, err := dir.root.Lstat(path.Join(dir.name, name)); err == nil {
+			e.typ = fi.Mode().Type()
+		} else {
+			continue // gone since it was listed
+		}
+		entries = append(entries, e)
+	}
+	return entries
+}
+
+func direntType(t byte) (fs.FileMode, bool) {
+	switch t {
+	case syscall.DT_REG:
+		return 0, true
+	case syscall.DT_DIR:
+		return fs.ModeDir, true
+	case syscall.DT_LNK:
+		return fs.ModeSymlink, true
+	case syscall.DT_FIFO:
+		return fs.ModeNamedPipe, true
+	case syscall.DT_SOCK:
+		return fs.ModeSocket, true
+	case syscall.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice, true
+	case syscall.DT_BLK:
+		return fs.ModeDevice, true
+	}
+	return 0, false
+}

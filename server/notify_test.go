@@ -1,0 +1,209 @@
+package server
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/grove-mcp/grove/roots"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// events collects what a client is told.
+type events struct {
+	updated     chan string
+	listChanged chan struct{}
+}
+
+// connectWatching is connect with a client that records notifications.
+func connectWatching(t *testing.T, cfg Config, era string) (*mcp.ClientSession, events, *Server) {
+	t.Helper()
+	ev := events{updated: make(chan string, 1000), listChanged: make(chan struct{}, 1000)}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			ev.updated <- req.Params.URI
+		},
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+			ev.listChanged <- struct{}{}
+		},
+	})
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: era})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, ev, s
+}
+
+const waitLimit = 30 * time.Second
+
+// expectUpdated waits for an update of want; an update of any URI in
+// forbidden before it fails the test.
+func expectUpdated(t *testing.T, ev events, want string, forbidden ...string) {
+	t.Helper()
+	timeout := time.After(waitLimit)
+	for {
+		select {
+		case got := <-ev.updated:
+			if got == want {
+				return
+			}
+			for _, f := range forbidden {
+				if got == f {
+					t.Fatalf("got an update for %s, which nobody subscribed to", got)
+				}
+			}
+		case <-timeout:
+			t.Fatalf("no update for %s within %v", want, waitLimit)
+		}
+	}
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSubscriptionsNotifyOnlySubscribers(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			dir := realTemp(t)
+			a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+			write(t, a, "a")
+			write(t, b, "b")
+			cs, ev, _ := connectWatching(t, Config{Roots: []string{dir}}, era)
+			ctx := context.Background()
+			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(a)}); err != nil {
+				t.Fatal(err)
+			}
+
+			steps := []struct {
+				name   string
+				change func()
+			}{
+				{"write", func() { write(t, a, "a2") }},
+				{"unsubscribed sibling then write", func() { write(t, b, "b2"); write(t, a, "a3") }},
+				{"truncate", func() { os.Truncate(a, 0) }},
+				{"atomic rename-over save", func() {
+					tmp := filepath.Join(dir, ".a.txt.tmp")
+					write(t, tmp, "saved")
+					if err := os.Rename(tmp, a); err != nil {
+						t.Fatal(err)
+					}
+				}},
+				{"delete", func() { os.Remove(a) }},
+				{"re-create", func() { write(t, a, "again") }},
+			}
+			for _, st := range steps {
+				st.change()
+				expectUpdated(t, ev, roots.URI(a), roots.URI(b))
+			}
+
+			if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: roots.URI(a)}); err != nil {
+				t.Fatal(err)
+			}
+			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(b)}); err != nil {
+				t.Fatal(err)
+			}
+			write(t, a, "after unsubscribe")
+			write(t, b, "b3")
+			expectUpdated(t, ev, roots.URI(b), roots.URI(a))
+		})
+	}
+}
+
+func TestSubscribeOutsideRootsRefused(t *testing.T) {
+	base := realTemp(t)
+	mkdirs(t, base, "root", "outside")
+	outside := filepath.Join(base, "outside", "x.txt")
+	write(t, outside, "x")
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			cs, _, s := connectWatching(t, Config{Roots: []string{filepath.Join(base, "root")}}, era)
+			for _, uri := range []string{
+				roots.URI(outside),
+				roots.URI(filepath.Join(base, "root")) + "/../outside/x.txt",
+				roots.URI(filepath.Join(base, "root")) + "/%2e%2e/outside/x.txt",
+			} {
+				// A modern client's Subscribe opens a listen stream in the background and
+				// does not report its refusal; the legacy one must.
+				err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri})
+				if era == legacy && err == nil {
+					t.Errorf("subscribe %s: accepted", uri)
+				}
+			}
+			// Inside files still subscribe; nothing outside was recorded.
+			inside := roots.URI(filepath.Join(base, "root", "in.txt"))
+			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: inside}); err != nil {
+				t.Fatal(err)
+			}
+			waitSubscribed(t, s, 1)
+			s.notify.mu.Lock()
+			defer s.notify.mu.Unlock()
+			for abs := range s.notify.subs {
+				if abs != filepath.Join(base, "root", "in.txt") {
+					t.Errorf("subscription recorded for %s", abs)
+				}
+			}
+		})
+	}
+}
+
+// waitSubscribed waits until the server holds n subscribed paths: a modern
+// client's Subscribe returns before the server has processed it.
+func waitSubscribed(t *testing.T, s *Server, n int) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		s.notify.mu.Lock()
+		got := len(s.notify.subs)
+		s.notify.mu.Unlock()
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d subscriptions after %v, want %d", got, waitLimit, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestListChangedOnCreateAndDelete(t *testing.T) {
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			dir := realTemp(t)
+			cs, ev, _ := connectWatching(t, Config{Roots: []string{dir}}, era)
+			// The client opts in to list_changed by subscribing to something (modern: a listen stream).
+			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(filepath.Join(dir, "x"))}); err != nil {
+				t.Fatal(err)
+			}
+			for _, change := range []func(){
+				func() { write(t, filepath.Join(dir, "new.txt"), "n") },
+				func() { os.Remove(filepath.Join(dir, "new.txt")) },
+			} {
+				change()
+				select {
+				case <-ev.listChanged:
+				case <-time.After(waitLimit):
+					t.Fatal("no list_changed")
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,79 @@
+package watch
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// fileState is what polling compares: existence, size, modification time and identity (a rename over the
+// file replaces it with another inode even if size and mtime match).
+type fileState struct {
+	info  fs.FileInfo // nil: missing
+	stale bool        // the file was watched by inotify meanwhile: take a new baseline without reporting
+}
+
+// SetPolled sets the files that must be tracked even when inotify can't watch them (the server's
+// subscriptions). A file whose directory is watched is reported from events, even if Ignore would hide
+// it; a file whose directory is not watched (watch limit reached, or an ignored directory) is stat'ed every
+// PollInterval and reported in Changed, Created and Removed. Paths are absolute and should lie inside the
+// roots: the Watcher doesn't check.
+func (w *Watcher) SetPolled(files []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	next := make(map[string]*fileState, len(files))
+	for _, f := range files {
+		f = filepath.Clean(f)
+		if st, ok := w.polled[f]; ok {
+			next[f] = st
+			continue
+		}
+		next[f] = &fileState{info: lstat(f)}
+	}
+	w.polled = next
+}
+
+// poll stats the polled files inotify doesn't cover. Called on the run goroutine.
+func (w *Watcher) poll(c *changes) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for f, st := range w.polled {
+		if w.watchesFile(f) {
+			st.stale = true
+			continue
+		}
+		now := lstat(f)
+		if !st.stale {
+			compare(f, st.info, now, c)
+		}
+		st.info, st.stale = now, false
+	}
+}
+
+// watchesFile reports whether events for f arrive from inotify.
+func (w *Watcher) watchesFile(f string) bool {
+	dw := w.dirs[filepath.Dir(f)]
+	return dw != nil && (dw.tree || dw.files[filepath.Base(f)])
+}
+
+func compare(f string, was, now fs.FileInfo, c *changes) {
+	switch {
+	case was == nil && now == nil:
+	case was == nil:
+		c.appeared(f)
+	case now == nil:
+		c.disappeared(f)
+	case !os.SameFile(was, now):
+		c.appeared(f) // replaced, as by an atomic save
+	case was.Size() != now.Size() || !was.ModTime().Equal(now.ModTime()) || was.Mode() != now.Mode():
+		c.changed.add(f)
+	}
+}
+
+func lstat(f string) fs.FileInfo {
+	fi, err := os.Lstat(f)
+	if err != nil {
+		return nil
+	}
+	return fi
+}
