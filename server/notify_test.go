@@ -207,3 +207,53 @@ func TestListChangedOnCreateAndDelete(t *testing.T) {
 		})
 	}
 }
+
+// A roots change re-scopes everything: subscriptions outside the new roots
+// are dropped, and files in the new roots are watched.
+func TestRootsChangeRescopesSubscriptions(t *testing.T) {
+	base := realTemp(t)
+	mkdirs(t, base, "a", "b")
+	fa, fb := filepath.Join(base, "a", "f.txt"), filepath.Join(base, "b", "f.txt")
+	write(t, fa, "a")
+	write(t, fb, "b")
+
+	ev := events{updated: make(chan string, 100), listChanged: make(chan struct{}, 100)}
+	s, err := New(Config{Roots: []string{base}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { ev.updated <- req.Params.URI },
+	})
+	client.AddRoots(&mcp.Root{URI: roots.URI(filepath.Join(base, "a"))})
+	cs, err := client.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	listRoots(t, cs) // waits for the client's roots
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(fa)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(fb)}); err == nil {
+		t.Fatal("subscribed to a file outside the client's roots")
+	}
+
+	client.AddRoots(&mcp.Root{URI: roots.URI(filepath.Join(base, "b"))})
+	client.RemoveRoots(roots.URI(filepath.Join(base, "a")))
+	listRoots(t, cs) // waits for the new roots
+	waitSubscribed(t, s, 0)
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(fb)}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, fa, "a2")
+	write(t, fb, "b2")
+	expectUpdated(t, ev, roots.URI(fb), roots.URI(fa))
+}
