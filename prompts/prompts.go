@@ -99,7 +99,11 @@ func (p *Prompts) Register(s *mcp.Server) {
 		"explain_history": p.explainHistory,
 	}
 	for _, def := range definitions() {
-		s.AddPrompt(def, checked(def, scope.Prompt(p.opts.Scope, handlers[def.Name])))
+		h, ok := handlers[def.Name]
+		if !ok {
+			panic("prompts: no handler for prompt " + def.Name)
+		}
+		s.AddPrompt(def, checked(def, scope.Prompt(p.opts.Scope, h)))
 	}
 }
 

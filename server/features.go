@@ -36,7 +36,7 @@ func (s *Server) addFeatures() error {
 	s.files.Register(s.mcp)
 	s.repos.Register(s.mcp)
 	s.prompts.Register(s.mcp)
-	s.mcp.AddReceivingMiddleware(s.listResources)
+	s.mcp.AddReceivingMiddleware(s.listResources, eraErrors)
 	return s.startWatching()
 }
 

@@ -56,10 +56,16 @@ func TestClientRootsNarrowTools(t *testing.T) {
 				t.Errorf("outside reads %q, missing reads %q: they must read alike", gotErr, wantErr)
 			}
 
-			_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: roots.URI(beside)})
-			var rpcErr *jsonrpc.Error
-			if !errors.As(err, &rpcErr) || (rpcErr.Code != mcp.CodeResourceNotFound && rpcErr.Code != jsonrpc.CodeInvalidParams) {
-				t.Errorf("resources/read beside the client root: %v, want resource not found", err)
+			wantCode := int64(jsonrpc.CodeInvalidParams)
+			if era == legacy {
+				wantCode = legacyResourceNotFound
+			}
+			for _, uri := range []string{roots.URI(beside), roots.URI(missing)} {
+				_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+				var rpcErr *jsonrpc.Error
+				if !errors.As(err, &rpcErr) || rpcErr.Code != wantCode {
+					t.Errorf("resources/read %s: %v, want resource not found (%d)", uri, err, wantCode)
+				}
 			}
 			res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: roots.URI(inside)})
 			if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != "visible\n" {
