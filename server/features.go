@@ -16,7 +16,11 @@ import (
 func (s *Server) installFeatureOptions(opts *mcp.ServerOptions) {
 	opts.SubscribeHandler = func(_ context.Context, req *mcp.SubscribeRequest) error {
 		sc, _ := s.Scope(req)
-		return s.notify.subscribe(req.Session, sc, req.Params.URI)
+		if err := s.notify.subscribe(req.Session, sc, req.Params.URI); err != nil {
+			return err
+		}
+		s.watcher.wait() // answer once the file's directory is watched
+		return nil
 	}
 	opts.UnsubscribeHandler = func(_ context.Context, req *mcp.UnsubscribeRequest) error {
 		s.notify.unsubscribe(req.Session, req.Params.URI)
@@ -79,21 +83,18 @@ func (s *Server) startWatching() error {
 	n.gitChanged = s.repos.Invalidate
 	s.notify = n
 	s.watchStatus = n.status
-	s.closer = append(s.closer, n.close)
+	s.watcher = newRootsWatcher(w, s.logger)
+	s.closer = append(s.closer, n.close, s.watcher.close) // the worker stops first
 	go n.run()
 	s.client.onChange = s.rootsChanged
 	s.rootsChanged(s.set.Scope())
 	return nil
 }
 
-// rootsChanged re-scopes watching to sc.
+// rootsChanged re-scopes subscriptions to sc at once, and the watches in
+// the background: setting up a large tree's watches must not delay start-up
+// or the request that changed the roots.
 func (s *Server) rootsChanged(sc *roots.Scope) {
-	var dirs []string
-	for _, r := range sc.Roots() {
-		dirs = append(dirs, r.Path)
-	}
-	if err := s.notify.w.SetRoots(dirs); err != nil {
-		s.logger.Warn("some roots are not watched", "err", err)
-	}
 	s.notify.rescope(sc)
+	s.watcher.set(sc)
 }

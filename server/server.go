@@ -48,6 +48,7 @@ type Server struct {
 	repos   *gittools.Repos
 	prompts *prompts.Prompts
 	notify  *notifier
+	watcher *rootsWatcher
 
 	isRepo      func(dir string) bool // from gittools
 	watchStatus func() string         // non-empty when change notifications are degraded

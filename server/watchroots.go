@@ -1,0 +1,100 @@
+package server
+
+import (
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/watch"
+)
+
+// rootsWatcher applies roots changes to the watcher on its own goroutine, the
+// newest change winning: a change that arrives while an older one is being
+// set up replaces any not yet started.
+type rootsWatcher struct {
+	w      *watch.Watcher
+	logger *slog.Logger
+	wake   chan struct{}
+	stop   chan struct{}
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex    // guards the fields below
+	pending *roots.Scope  // the newest scope not yet applied
+	settled chan struct{} // closed once no scope is pending or being applied
+}
+
+// settleTimeout bounds how long a subscription waits for the watches of the
+// roots in force: a tree too large to watch quickly still gets its answer.
+const settleTimeout = 10 * time.Second
+
+func newRootsWatcher(w *watch.Watcher, logger *slog.Logger) *rootsWatcher {
+	rw := &rootsWatcher{w: w, logger: logger, wake: make(chan struct{}, 1), stop: make(chan struct{}), settled: make(chan struct{})}
+	close(rw.settled)
+	rw.wg.Go(rw.run)
+	return rw
+}
+
+func (rw *rootsWatcher) set(sc *roots.Scope) {
+	rw.mu.Lock()
+	rw.pending = sc
+	select {
+	case <-rw.settled:
+		rw.settled = make(chan struct{})
+	default:
+	}
+	rw.mu.Unlock()
+	select {
+	case rw.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (rw *rootsWatcher) run() {
+	for {
+		select {
+		case <-rw.stop:
+			return
+		case <-rw.wake:
+		}
+		rw.mu.Lock()
+		sc := rw.pending
+		rw.pending = nil
+		rw.mu.Unlock()
+		if sc == nil {
+			continue
+		}
+		var dirs []string
+		for _, r := range sc.Roots() {
+			dirs = append(dirs, r.Path)
+		}
+		if err := rw.w.SetRoots(dirs); err != nil {
+			rw.logger.Warn("some roots are not watched", "err", err)
+		}
+		rw.mu.Lock()
+		if rw.pending == nil {
+			close(rw.settled)
+		}
+		rw.mu.Unlock()
+	}
+}
+
+// wait returns once the newest roots are watched, or after settleTimeout.
+func (rw *rootsWatcher) wait() {
+	rw.mu.Lock()
+	ch := rw.settled
+	rw.mu.Unlock()
+	t := time.NewTimer(settleTimeout)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	case <-rw.stop:
+	}
+}
+
+func (rw *rootsWatcher) close() error {
+	close(rw.stop)
+	rw.wg.Wait()
+	return nil
+}
