@@ -50,9 +50,11 @@ func BenchmarkListResources100k(b *testing.B) {
 	ctx := context.Background()
 	var peak uint64
 	var ms runtime.MemStats
+	pages := 0
 	for b.Loop() {
 		cursor, n := "", 0
 		for {
+			pages++
 			res, err := f.ListResources(ctx, &mcp.ListResourcesRequest{Params: &mcp.ListResourcesParams{Cursor: cursor}})
 			if err != nil {
 				b.Fatal(err)
@@ -68,6 +70,7 @@ func BenchmarkListResources100k(b *testing.B) {
 			b.Fatalf("listed %d files, want 100001", n)
 		}
 	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(pages)/1e6, "ms/page")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(vmHWM()/(1<<10), "peak-RSS-MiB")
 }

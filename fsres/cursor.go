@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -69,6 +68,3 @@ func rootHash(uri string) []byte {
 	sum := sha256.Sum256([]byte(uri))
 	return sum[:rootHashLen]
 }
-
-// isInvalidCursor is for tests and callers that map errors.
-func isInvalidCursor(err error) bool { return errors.Is(err, errInvalidCursor) }

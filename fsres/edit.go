@@ -68,9 +68,15 @@ func (f *Files) editFile(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 
 // applyEdits applies each edit to the result of the ones before it.
 func applyEdits(text string, edits []EditOp) (string, error) {
+	crlf := strings.Contains(text, "\r\n")
 	for i, e := range edits {
 		if e.OldText == "" {
 			return "", fmt.Errorf("edit %d: old_text is empty", i+1)
+		}
+		if crlf && !strings.Contains(e.OldText, "\r") && strings.Count(text, e.OldText) == 0 {
+			// Models write "\n"; a Windows-style file has "\r\n".
+			e.OldText = strings.ReplaceAll(e.OldText, "\n", "\r\n")
+			e.NewText = strings.ReplaceAll(e.NewText, "\n", "\r\n")
 		}
 		switch n := strings.Count(text, e.OldText); n {
 		case 0:

@@ -14,12 +14,22 @@
 // # Choices
 //
 //   - resources/list and walks order paths lexically by segment, the order a
-//     directory walk gives ("a/b" before "a-c").
+//     directory walk gives ("a/b" before "a-c"). Its cursor is base64url of
+//     {root index, hash of the root URI, last path} with a 128-bit HMAC under
+//     a per-process key; a forged, garbled or stale cursor gets -32602.
 //   - Reading a directory resource returns one text content with mimeType
-//     inode/directory: its non-ignored entries, one a line, directories with a
-//     trailing "/".
+//     inode/directory: its non-ignored entries, one a line, directories first
+//     and with a trailing "/".
+//   - A missing resource and one outside the roots both get
+//     [mcp.ResourceNotFoundError]: -32602 in both protocol eras with go-sdk
+//     v1.8.0 (MCPGODEBUG=customresnotfounderrcode=1 restores the legacy -32002).
+//     FIFOs, sockets and devices, and files above MaxReadBytes, get -32602 with
+//     a message saying why.
 //   - list_directory puts directories first, then files, each group sorted by
 //     name; entries ignored by .gitignore and .git are left out and counted.
+//   - Tool results name paths inside the roots absolutely, search and grep
+//     results relative to the directory searched; error texts name only what
+//     the client sent.
 package fsres
 
 import (

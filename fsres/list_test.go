@@ -5,9 +5,11 @@ import (
 	"encoding/base64"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/google/go-cmp/cmp"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
@@ -208,5 +210,26 @@ func TestListResourcesFileRoot(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" || pages != 2 {
 		t.Errorf("%d pages; mismatch (-want +got):\n%s", pages, diff)
+	}
+}
+
+// A tracked file is listed even when .gitignore matches it (git's rule).
+func TestListResourcesTrackedIgnored(t *testing.T) {
+	root, _ := testTree(t)
+	repo, err := git.PlainInit(root, false)
+	must(t, err)
+	wt, err := repo.Worktree()
+	must(t, err)
+	_, err = wt.Add("build/out.txt")
+	must(t, err)
+	cs := connect(t, newFiles(t, false, root), modern)
+	all, _ := listAll(t, cs)
+	var names []string
+	for _, r := range all {
+		names = append(names, r.Name)
+	}
+	want := slices.Insert(slices.Clone(wantFiles), 3, "build/out.txt")
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("names mismatch (-want +got):\n%s", diff)
 	}
 }

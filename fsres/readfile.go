@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,13 +73,7 @@ func (f *Files) readText(ctx context.Context, sc *roots.Scope, in ReadFileArgs) 
 	out := FileText{Path: loc.Abs(), Size: info.Size()}
 	windowed := in.StartLine > 0 || in.EndLine > 0 || in.Head > 0 || in.Tail > 0
 	if info.Size() > f.opts.MaxReadBytes && windowed {
-		head := make([]byte, 8000)
-		n, _ := io.ReadFull(file, head)
-		if head = head[:n]; looksBinary(head) {
-			out.Binary, out.MIMEType = true, detectMIME(info.Name(), head, false)
-			return out, nil
-		}
-		return f.readLargeText(ctx, io.MultiReader(bytes.NewReader(head), file), in, out)
+		return f.readLarge(ctx, file, info, in, out)
 	}
 	data, _, err := f.readOpen(file, info)
 	if err != nil {
@@ -88,6 +83,22 @@ func (f *Files) readText(ctx context.Context, sc *roots.Scope, in ReadFileArgs) 
 		out.Binary, out.MIMEType = true, detectMIME(info.Name(), data, false)
 		return out, nil
 	}
+	return cutLines(out, data, in)
+}
+
+// readLarge serves a line window of a file above MaxReadBytes by streaming.
+func (f *Files) readLarge(ctx context.Context, file io.Reader, info fs.FileInfo, in ReadFileArgs, out FileText) (FileText, error) {
+	head := make([]byte, 8000)
+	n, _ := io.ReadFull(file, head)
+	if head = head[:n]; looksBinary(head) {
+		out.Binary, out.MIMEType = true, detectMIME(info.Name(), head, false)
+		return out, nil
+	}
+	return f.readLargeText(ctx, io.MultiReader(bytes.NewReader(head), file), in, out)
+}
+
+// cutLines puts the lines of data that in asks for into out.
+func cutLines(out FileText, data []byte, in ReadFileArgs) (FileText, error) {
 	lines := lineStarts(data)
 	out.TotalLines = len(lines)
 	from, to := 1, len(lines)

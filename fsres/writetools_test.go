@@ -196,3 +196,22 @@ func TestReadOnlyHidesWriteTools(t *testing.T) {
 		}
 	}
 }
+
+func TestApplyEdits(t *testing.T) {
+	for _, tt := range []struct {
+		name, text string
+		edits      []EditOp
+		want       string
+	}{
+		{"in order", "a b c", []EditOp{{"a", "x"}, {"x b", "y"}}, "y c"},
+		{"crlf", "one\r\ntwo\r\nthree\r\n", []EditOp{{"one\ntwo", "1\n2"}}, "1\r\n2\r\nthree\r\n"},
+		{"lf untouched", "one\ntwo\n", []EditOp{{"one\ntwo", "1\n2"}}, "1\n2\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := applyEdits(tt.text, tt.edits)
+			if err != nil || got != tt.want {
+				t.Errorf("applyEdits = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}

@@ -123,3 +123,50 @@ func TestBinaryBadFlag(t *testing.T) {
 		t.Errorf("bad flag printed %d lines, want 1:\n%s", lines, out)
 	}
 }
+
+// An empty file is an empty text on the wire, in both eras: the SDK alone
+// would send neither text nor blob.
+func TestBinaryEmptyFileIsEmptyText(t *testing.T) {
+	bin := groveBinary(t)
+	dir := realTemp(t)
+	write(t, filepath.Join(dir, "empty.txt"), "")
+	uri := "file://" + filepath.ToSlash(filepath.Join(dir, "empty.txt"))
+	modernMeta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	for _, tt := range []struct{ era, input string }{
+		{legacy, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"` + uri + `"}}
+`},
+		{modern, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"` + uri + `",` + modernMeta + `}}
+`},
+	} {
+		t.Run(tt.era, func(t *testing.T) {
+			cmd := exec.Command(bin, "--root", dir)
+			cmd.Stdin = strings.NewReader(tt.input)
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				var msg struct {
+					ID     int `json:"id"`
+					Result struct {
+						Contents   []map[string]any `json:"contents"`
+						ResultType string           `json:"resultType"`
+					} `json:"result"`
+				}
+				if json.Unmarshal([]byte(line), &msg) != nil || msg.ID != 2 {
+					continue
+				}
+				if len(msg.Result.Contents) != 1 || msg.Result.Contents[0]["text"] != "" {
+					t.Errorf("empty file read as %s", line)
+				}
+				if tt.era == modern && msg.Result.ResultType != "complete" {
+					t.Errorf("modern result lacks resultType complete: %s", line)
+				}
+				return
+			}
+			t.Fatalf("no answer to resources/read:\n%s", out)
+		})
+	}
+}

@@ -40,7 +40,7 @@ func (s *Server) addFeatures() error {
 	s.files.Register(s.mcp)
 	s.repos.Register(s.mcp)
 	s.prompts.Register(s.mcp)
-	s.mcp.AddReceivingMiddleware(s.listResources, eraErrors)
+	s.mcp.AddReceivingMiddleware(s.listResources, eraErrors, emptyText)
 	return s.startWatching()
 }
 
@@ -49,7 +49,11 @@ func (s *Server) addFeatures() error {
 func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if r, ok := req.(*mcp.ListResourcesRequest); ok && method == "resources/list" {
-			return s.files.ListResources(ctx, r)
+			res, err := s.files.ListResources(ctx, r)
+			if err != nil {
+				return nil, err // not a typed nil in the interface
+			}
+			return res, nil
 		}
 		return next(ctx, method, req)
 	}
@@ -80,7 +84,10 @@ func (s *Server) startWatching() error {
 			s.files.Invalidate(d)
 		}
 	}
-	n.gitChanged = s.repos.Invalidate
+	n.gitChanged = func(worktree string) {
+		s.repos.Invalidate(worktree)
+		s.files.Invalidate(worktree) // the index decides which files are tracked, hence never ignored
+	}
 	s.notify = n
 	s.watchStatus = n.status
 	s.watcher = newRootsWatcher(w, s.logger)

@@ -12,7 +12,7 @@ type Batch struct {
 	Changed []string
 	Created []string // paths that appeared, files and directories (also by rename)
 	Removed []string // paths that disappeared (also by rename)
-	Git     []string // worktree directories whose .git/index, HEAD, packed-refs or refs changed
+	Git     []string // worktree directories whose .git/index, HEAD, packed-refs or refs changed, or whose .git appeared or vanished
 	// Rescan reports that events were lost (the kernel queue overflowed): anything under the roots may have
 	// changed, and consumers must treat every watched path as changed.
 	Rescan bool

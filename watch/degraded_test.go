@@ -1,11 +1,9 @@
 package watch
 
 import (
-	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,33 +68,6 @@ func TestPolledIgnored(t *testing.T) {
 	}
 	if st := w.Status(); st.Degraded {
 		t.Errorf("Status = %+v, want not degraded", st)
-	}
-}
-
-// TestBurst writes 10,000 times across 1,000 files in 10 directories: every file must be reported.
-func TestBurst(t *testing.T) {
-	if testing.Short() {
-		t.Skip("burst of 10,000 writes")
-	}
-	dir := tempDir(t)
-	var files []string
-	var ar strings.Builder
-	for i := range 1000 {
-		name := fmt.Sprintf("d%d/f%03d.txt", i%10, i)
-		files = append(files, name)
-		fmt.Fprintf(&ar, "-- %s --\n", name)
-	}
-	writeTree(t, dir, ar.String())
-	w := newWatcher(t, Options{}, dir)
-	for range 10 {
-		for _, f := range files {
-			appendFile(t, dir, f)
-		}
-	}
-	g := collect(t, w, dir, func(g *got) bool { return len(g.Changed) >= len(files) || g.Rescan })
-	slices.Sort(files)
-	if diff := cmp.Diff(got{Changed: files}, g); diff != "" {
-		t.Errorf("burst (-want +got):\n%s", diff)
 	}
 }
 

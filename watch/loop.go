@@ -8,25 +8,46 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// maxInbox bounds the events held for run (about 100 bytes each). Past it, events are replaced by an
-// overflow, exactly as the kernel does with its own queue: run then rescans and sends Rescan.
+// maxInbox bounds the events held for run (about 100 bytes each). Past it, events are dropped and
+// replaced by a rescan, as the kernel does with its own queue.
 const maxInbox = 1 << 18
+
+var errInboxFull = errors.New("watch: more than 262,144 events pending")
 
 // inbox hands events from drain to run without ever blocking drain: the kernel queue (16k events by
 // default) overflows if fsnotify's reader stalls, and run may be busy adding watches for a new tree.
 type inbox struct {
-	mu       sync.Mutex // guards all fields below
-	events   []fsnotify.Event
-	errs     []error
-	overflow bool
+	mu     sync.Mutex // guards all fields below
+	events []fsnotify.Event
+	errs   []error // lost events (fsnotify.ErrEventOverflow, errInboxFull) come with rescan
+	rescan bool
 }
 
-func (in *inbox) take() (events []fsnotify.Event, errs []error, overflow bool) {
+func (in *inbox) take() (events []fsnotify.Event, errs []error, rescan bool) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	events, errs, overflow = in.events, in.errs, in.overflow
-	in.events, in.errs, in.overflow = nil, nil, false
-	return events, errs, overflow
+	events, errs, rescan = in.events, in.errs, in.rescan
+	in.events, in.errs, in.rescan = nil, nil, false
+	return events, errs, rescan
+}
+
+func (in *inbox) add(ev fsnotify.Event) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	switch {
+	case len(in.events) < maxInbox:
+		in.events = append(in.events, ev)
+	case !in.rescan:
+		in.errs = append(in.errs, errInboxFull)
+		in.rescan = true
+	}
+}
+
+func (in *inbox) fail(err error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.errs = append(in.errs, err)
+	in.rescan = in.rescan || errors.Is(err, fsnotify.ErrEventOverflow)
 }
 
 func (w *Watcher) poke() {
@@ -47,33 +68,24 @@ func (w *Watcher) drain() {
 			if !ok {
 				return
 			}
-			w.inbox.mu.Lock()
-			if len(w.inbox.events) < maxInbox {
-				w.inbox.events = append(w.inbox.events, ev)
-			} else {
-				w.inbox.overflow = true
-			}
-			w.inbox.mu.Unlock()
+			w.inbox.add(ev)
 		case err, ok := <-w.fsn.Errors:
 			if !ok {
 				return
 			}
-			if errors.Is(err, fsnotify.ErrEventOverflow) {
-				w.overflowed()
-				continue
-			}
-			w.inbox.mu.Lock()
-			w.inbox.errs = append(w.inbox.errs, err)
-			w.inbox.mu.Unlock()
+			w.inbox.fail(err)
 		}
 		w.poke()
 	}
 }
 
-// overflowed is what drain does on fsnotify.ErrEventOverflow: run rescans the roots and sends Rescan.
-func (w *Watcher) overflowed() {
+// Rescan re-walks the roots in the background, re-adding watches and dropping those of vanished
+// directories, and then delivers a batch with Rescan set. The Watcher does it by itself when events were
+// lost; call it when the ignore rules changed (a .gitignore was edited), so that newly ignored directories
+// stop being watched and newly unignored ones start.
+func (w *Watcher) Rescan() {
 	w.inbox.mu.Lock()
-	w.inbox.overflow = true
+	w.inbox.rescan = true
 	w.inbox.mu.Unlock()
 	w.poke()
 }
@@ -115,9 +127,9 @@ func (w *Watcher) run() {
 
 // process applies what drain collected.
 func (w *Watcher) process(c *changes) {
-	events, errs, overflow := w.inbox.take()
+	events, errs, rescan := w.inbox.take()
 	for _, err := range errs {
-		w.log.Warn("fsnotify error", "err", err)
+		w.log.Warn("file watching error; rescanning the roots if events were lost", "err", err)
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -127,8 +139,7 @@ func (w *Watcher) process(c *changes) {
 		}
 		w.handle(ev, c)
 	}
-	if overflow && !w.stopped() {
-		w.log.Warn("inotify queue overflowed: events were lost, rescanning the roots")
+	if rescan && !w.stopped() {
 		w.rescan()
 		c.rescan = true
 	}

@@ -88,37 +88,6 @@ func TestFileRoot(t *testing.T) {
 	}
 }
 
-// TestRescan drops a watch behind the Watcher's back, as lost events would leave it, and checks that an
-// overflow rescans: Rescan is sent and the directory is watched again.
-func TestRescan(t *testing.T) {
-	dir := tempDir(t)
-	writeTree(t, dir, tree)
-	w := newWatcher(t, Options{}, dir)
-	before := w.Status().Watches
-	sub := filepath.Join(dir, "dir/sub")
-	w.mu.Lock()
-	w.dropOne(sub)
-	w.mu.Unlock()
-	appendFile(t, dir, "dir/sub/g.txt")
-	if diff := cmp.Diff(got{}, untilSentinel(t, w, dir, dir)); diff != "" {
-		t.Errorf("dropped watch still reports (-want +got):\n%s", diff)
-	}
-
-	w.overflowed()
-	g := collect(t, w, dir, func(g *got) bool { return g.Rescan })
-	if g.Changed != nil || g.Created != nil || g.Removed != nil {
-		t.Errorf("rescan batch = %+v, want only Rescan", g)
-	}
-	if got := w.Status().Watches; got != before {
-		t.Errorf("Watches after rescan = %d, want %d", got, before)
-	}
-	appendFile(t, dir, "dir/sub/g.txt")
-	want := got{Changed: []string{"dir/sub/g.txt"}}
-	if diff := cmp.Diff(want, untilSentinel(t, w, dir, dir)); diff != "" {
-		t.Errorf("after rescan (-want +got):\n%s", diff)
-	}
-}
-
 func TestCloseWithUnreadBatch(t *testing.T) {
 	dir := tempDir(t)
 	w := newWatcher(t, Options{Debounce: time.Millisecond}, dir)
@@ -170,5 +139,25 @@ func TestConcurrentUse(t *testing.T) {
 	must(t, w.SetRoots([]string{a, b}))
 	if got := w.Status().Watches; got != 3 {
 		t.Errorf("Watches = %d, want 3", got)
+	}
+}
+
+// TestWiderRootThenRename widens a root (a/b/c, then a) and renames the directory in between: the watch of
+// a/b/c, added before a/b existed in the set, must go with it, so no event names a stale path.
+func TestWiderRootThenRename(t *testing.T) {
+	base := tempDir(t)
+	writeTree(t, base, "-- a/b/c/f.txt --\n")
+	a := filepath.Join(base, "a")
+	w := newWatcher(t, Options{}, filepath.Join(a, "b/c"))
+	must(t, w.SetRoots([]string{a}))
+	must(t, os.Rename(filepath.Join(a, "b"), filepath.Join(a, "m")))
+	appendFile(t, a, "m/c/f.txt")
+	want := got{
+		Changed: []string{"b", "b/c", "m", "m/c", "m/c/f.txt"},
+		Created: []string{"m", "m/c", "m/c/f.txt"},
+		Removed: []string{"b", "b/c"},
+	}
+	if diff := cmp.Diff(want, untilSentinel(t, w, a, a)); diff != "" {
+		t.Errorf("rename after widening (-want +got):\n%s", diff)
 	}
 }

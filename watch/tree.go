@@ -123,7 +123,8 @@ func (w *Watcher) addRoot(p string, isFile bool, seen set) error {
 	dir = filepath.Clean(dir)
 	dw, err := w.watchDir(dir, seen != nil)
 	if err != nil {
-		return w.addFailed(dir, err)
+		w.addFailed(dir, err)
+		return nil
 	}
 	if dw.files == nil {
 		dw.files = make(map[string]bool)
@@ -136,45 +137,52 @@ func (w *Watcher) addRoot(p string, isFile bool, seen set) error {
 }
 
 // watchDir adds a watch for dir unless it has one (or force: re-add it, as a rescan does, because the
-// directory may have been replaced), and links it to its parent's children.
+// directory may have been replaced), and links it to its parent's children (again: the parent may have
+// been added after it, by a wider root).
 func (w *Watcher) watchDir(dir string, force bool) (*dirWatch, error) {
 	dw := w.dirs[dir]
-	if dw != nil && !force {
-		return dw, nil
+	if dw == nil || force {
+		if err := w.add(dir, dw == nil); err != nil {
+			return nil, err
+		}
+		if dw == nil {
+			dw = &dirWatch{}
+			w.dirs[dir] = dw
+		}
 	}
-	if w.opts.maxWatches > 0 && dw == nil && len(w.dirs) >= w.opts.maxWatches {
-		return nil, fmt.Errorf("adding watch %q: %w", dir, errLimit)
+	if parent := w.dirs[filepath.Dir(dir)]; parent != nil && filepath.Dir(dir) != dir {
+		parent.children.add(dir)
+	}
+	return dw, nil
+}
+
+// add adds the inotify watch of dir (counting against maxWatches if it is a new one).
+func (w *Watcher) add(dir string, isNew bool) error {
+	if w.opts.maxWatches > 0 && isNew && len(w.dirs) >= w.opts.maxWatches {
+		return fmt.Errorf("adding watch %q: %w", dir, errLimit)
 	}
 	if err := w.fsn.Add(dir); err != nil {
-		return nil, fmt.Errorf("adding watch %q: %w", dir, err)
+		return fmt.Errorf("adding watch %q: %w", dir, err)
 	}
 	// inotify follows symlinks: if dir was swapped for one since it was listed, don't watch the target.
 	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
 		_ = w.fsn.Remove(dir)
-		return nil, fmt.Errorf("adding watch %q: %w", dir, errNotDir)
+		return fmt.Errorf("adding watch %q: %w", dir, errNotDir)
 	}
-	if dw == nil {
-		dw = &dirWatch{}
-		w.dirs[dir] = dw
-		if parent := w.dirs[filepath.Dir(dir)]; parent != nil && filepath.Dir(dir) != dir {
-			parent.children.add(dir)
-		}
-	}
-	return dw, nil
+	return nil
 }
 
 var errNotDir = errors.New("not a directory")
 
 // addFailed handles a failed Add: the watch limit degrades the Watcher (logged once), anything else
 // (the directory vanished, no permission) skips the directory.
-func (w *Watcher) addFailed(dir string, err error) error {
+func (w *Watcher) addFailed(dir string, err error) {
 	if isLimit(err) {
 		w.degrade(fmt.Sprintf("the inotify watch limit was reached (%v); directories from %s on are not watched, "+
 			"changes in them are missed except for polled files; raise fs.inotify.max_user_watches", err, dir))
-		return nil
+		return
 	}
 	w.log.Debug("not watching directory", "dir", dir, "err", err)
-	return nil
 }
 
 func (w *Watcher) degrade(reason string) {

@@ -41,7 +41,9 @@
 // IDEs and other tools. When Add fails for lack of watches, the Watcher logs one warning, reports
 // [Status.Degraded] with the reason, keeps what is already watched, and stats the files given to
 // [Watcher.SetPolled] whose directories are not watched every [Options.PollInterval]. A later SetRoots that
-// frees watches, or a rescan after lost events, retries the directories that failed.
+// frees watches, or a rescan after lost events, retries the directories that failed. On macOS fsnotify
+// uses kqueue, which spends a file descriptor per watched file as well; running out of descriptors (EMFILE)
+// degrades the same way.
 package watch
 
 import (
