@@ -72,6 +72,7 @@ func run(args []string) int {
 	}
 	defer closeLog()
 	cfg.Logger = logger
+	cfg.Stdin, cfg.Stdout = os.Stdin, os.Stdout
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

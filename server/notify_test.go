@@ -18,35 +18,18 @@ type events struct {
 }
 
 // connectWatching is connect with a client that records notifications.
-func connectWatching(t *testing.T, cfg Config, era string) (*mcp.ClientSession, events, *Server) {
+func connectWatching(t *testing.T, cfg Config, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, events, *Server) {
 	t.Helper()
 	ev := events{updated: make(chan string, 1000), listChanged: make(chan struct{}, 1000)}
-	s, err := New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+	cs, client, s := connectWith(t, cfg, era, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 			ev.updated <- req.Params.URI
 		},
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
 			ev.listChanged <- struct{}{}
 		},
-	})
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: era})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs, ev, s
+	}, clientRoots...)
+	return cs, client, ev, s
 }
 
 const waitLimit = 30 * time.Second
@@ -87,7 +70,7 @@ func TestSubscriptionsNotifyOnlySubscribers(t *testing.T) {
 			a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
 			write(t, a, "a")
 			write(t, b, "b")
-			cs, ev, _ := connectWatching(t, Config{Roots: []string{dir}}, era)
+			cs, _, ev, _ := connectWatching(t, Config{Roots: []string{dir}}, era)
 			ctx := context.Background()
 			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(a)}); err != nil {
 				t.Fatal(err)
@@ -135,7 +118,7 @@ func TestSubscribeOutsideRootsRefused(t *testing.T) {
 	write(t, outside, "x")
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
-			cs, _, s := connectWatching(t, Config{Roots: []string{filepath.Join(base, "root")}}, era)
+			cs, _, _, s := connectWatching(t, Config{Roots: []string{filepath.Join(base, "root")}}, era)
 			for _, uri := range []string{
 				roots.URI(outside),
 				roots.URI(filepath.Join(base, "root")) + "/../outside/x.txt",
@@ -188,7 +171,7 @@ func TestListChangedOnCreateAndDelete(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
 			dir := realTemp(t)
-			cs, ev, _ := connectWatching(t, Config{Roots: []string{dir}}, era)
+			cs, _, ev, _ := connectWatching(t, Config{Roots: []string{dir}}, era)
 			// The client opts in to list_changed by subscribing to something (modern: a listen stream).
 			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(filepath.Join(dir, "x"))}); err != nil {
 				t.Fatal(err)
@@ -217,27 +200,7 @@ func TestRootsChangeRescopesSubscriptions(t *testing.T) {
 	write(t, fa, "a")
 	write(t, fb, "b")
 
-	ev := events{updated: make(chan string, 100), listChanged: make(chan struct{}, 100)}
-	s, err := New(Config{Roots: []string{base}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.MCP().Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
-		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) { ev.updated <- req.Params.URI },
-	})
-	client.AddRoots(&mcp.Root{URI: roots.URI(filepath.Join(base, "a"))})
-	cs, err := client.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	cs, client, ev, s := connectWatching(t, Config{Roots: []string{base}}, legacy, filepath.Join(base, "a"))
 	listRoots(t, cs) // waits for the client's roots
 	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(fa)}); err != nil {
 		t.Fatal(err)

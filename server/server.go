@@ -14,6 +14,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 
 	"github.com/grove-mcp/grove/fsres"
@@ -30,6 +31,11 @@ type Config struct {
 	MaxReadBytes int64    // largest file read whole; 0 means 10 MiB
 	Version      string
 	Logger       *slog.Logger // nil discards
+
+	// Stdin and Stdout carry the protocol for [Run]; main hands it the
+	// process's own.
+	Stdin  io.Reader
+	Stdout io.Writer
 }
 
 //go:embed instructions.md
@@ -125,7 +131,10 @@ func Run(ctx context.Context, cfg Config) error {
 	if len(cfg.Roots) == 0 {
 		s.logger.Warn("no --root given: only roots the client shares will be reachable")
 	}
-	err = s.mcp.Run(ctx, drainTransport{&mcp.StdioTransport{}})
+	if cfg.Stdin == nil || cfg.Stdout == nil {
+		return errors.New("server.Run needs Config.Stdin and Config.Stdout")
+	}
+	err = s.mcp.Run(ctx, drainTransport{guardedStdio(cfg.Stdin, cfg.Stdout)})
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}

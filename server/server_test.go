@@ -44,6 +44,12 @@ func mkdirs(t testing.TB, base string, names ...string) {
 // are clientRoots (absolute paths); none means the client declares no roots.
 func connect(t *testing.T, cfg Config, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, *Server) {
 	t.Helper()
+	return connectWith(t, cfg, era, nil, clientRoots...)
+}
+
+// connectWith is connect with client options.
+func connectWith(t *testing.T, cfg Config, era string, opts *mcp.ClientOptions, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, *Server) {
+	t.Helper()
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +62,7 @@ func connect(t *testing.T, cfg Config, era string, clientRoots ...string) (*mcp.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, opts)
 	for _, r := range clientRoots {
 		client.AddRoots(&mcp.Root{URI: roots.URI(r)})
 	}
