@@ -20,7 +20,7 @@ type GrepArgs struct {
 	Glob            string `json:"glob,omitempty" jsonschema:"only files whose path relative to path matches this glob, e.g. **/*.go or *.md"`
 	ContextLines    int    `json:"context_lines,omitempty" jsonschema:"lines of context before and after each match"`
 	MaxResults      int    `json:"max_results,omitempty" jsonschema:"most matching lines to return (default 200)"`
-	CaseInsensitive bool   `json:"case_insensitive,omitempty"`
+	CaseInsensitive bool   `json:"case_insensitive,omitempty" jsonschema:"match letters regardless of case"`
 }
 
 // GrepMatch is one matching line.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // benchGitignore is a realistic top-level .gitignore for the generated tree.
@@ -90,6 +91,7 @@ func BenchmarkWalk(b *testing.B) {
 		b.Fatal(err)
 	}
 	n := 0
+	start := cpuTime()
 	for b.Loop() {
 		n = 0
 		err := m.Walk(context.Background(), func(string, fs.DirEntry) error {
@@ -101,14 +103,24 @@ func BenchmarkWalk(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n), "entries")
+	reportCPU(b, start)
+}
+
+// reportCPU reports the CPU time per operation since start, in ms.
+func reportCPU(b *testing.B, start time.Duration) {
+	if start > 0 {
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+	}
 }
 
 // BenchmarkWalkDir is the floor: a plain filepath.WalkDir of the same tree.
 func BenchmarkWalkDir(b *testing.B) {
 	dir := benchDir(b)
+	start := cpuTime()
 	for b.Loop() {
 		filepath.WalkDir(dir, func(string, fs.DirEntry, error) error { return nil })
 	}
+	reportCPU(b, start)
 }
 
 func BenchmarkIgnored(b *testing.B) {
@@ -124,8 +136,21 @@ func BenchmarkIgnored(b *testing.B) {
 		}
 		return nil
 	})
-	b.ResetTimer()
+	start := cpuTime()
 	for i := 0; b.Loop(); i++ {
 		m.Ignored(paths[i%len(paths)], false)
 	}
+	if start > 0 {
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// TestMain removes the benchmark tree, which is shared by all benchmarks of
+// one run.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchTree.dir != "" {
+		os.RemoveAll(benchTree.dir)
+	}
+	os.Exit(code)
 }

@@ -10,6 +10,7 @@ import (
 // gitConfig holds the few settings the matcher needs.
 type gitConfig struct {
 	excludesFile string // core.excludesFile, "" if unset
+	fromRepo     bool   // excludesFile was named by the repository's own config
 	hashSize     int    // 20, or 32 with extensions.objectFormat = sha256
 }
 
@@ -25,12 +26,12 @@ func loadConfig(lr *lazyRoot, r *repo) gitConfig {
 			continue
 		}
 		if data, err := readFile(name); err == nil {
-			cfg.apply(string(data), home)
+			cfg.apply(string(data), home, false)
 		}
 	}
 	if r != nil {
 		if data, err := readIn(lr, path.Join(r.commonDir, "config")); err == nil {
-			cfg.apply(string(data), home)
+			cfg.apply(string(data), home, true)
 		}
 	}
 	return cfg
@@ -51,7 +52,7 @@ func xdgPath(name string) string {
 // apply parses git-config text: "[section]" or `[section "sub"]` headers
 // and "key = value" lines with quotes, escapes, comments and continuation
 // lines.
-func (c *gitConfig) apply(text, home string) {
+func (c *gitConfig) apply(text, home string, fromRepo bool) {
 	section := ""
 	for text != "" {
 		var line string
@@ -78,7 +79,7 @@ func (c *gitConfig) apply(text, home string) {
 		if !ok {
 			continue // a bare boolean key; none of ours
 		}
-		c.set(section, strings.ToLower(strings.TrimSpace(key)), configValue(value), home)
+		c.set(section, strings.ToLower(strings.TrimSpace(key)), configValue(value), home, fromRepo)
 	}
 }
 
@@ -87,13 +88,13 @@ func cutLine(s string) (line, rest string) {
 	return strings.TrimSuffix(line, "\r"), rest
 }
 
-func (c *gitConfig) set(section, key, value, home string) {
+func (c *gitConfig) set(section, key, value, home string, fromRepo bool) {
 	switch {
 	case section == "core" && key == "excludesfile":
 		if rest, ok := strings.CutPrefix(value, "~/"); ok && home != "" {
 			value = filepath.Join(home, rest)
 		}
-		c.excludesFile = value
+		c.excludesFile, c.fromRepo = value, fromRepo
 	case section == "extensions" && key == "objectformat":
 		if strings.EqualFold(value, "sha256") {
 			c.hashSize = 32

@@ -26,7 +26,7 @@ func TestConfigApply(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := gitConfig{hashSize: 20}
-			got.apply(tt.text, "/home/u")
+			got.apply(tt.text, "/home/u", false)
 			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(gitConfig{})); diff != "" {
 				t.Errorf("apply(%q) mismatch (-want +got):\n%s", tt.text, diff)
 			}

@@ -9,7 +9,10 @@ import (
 // relative to the matcher's directory; isDir says whether it names a
 // directory (patterns ending in "/" match only those). Tracked paths, and
 // directories that hold tracked paths, are never ignored. An empty, ".", or
-// non-local rel is not ignored.
+// non-local rel is not ignored. A .git entry and everything below one count
+// as ignored, as Walk never visits them: so for every entry Walk reaches,
+// Walk reports it exactly when Ignored is false. The answer comes from
+// cached rules: see the package documentation.
 func (m *Matcher) Ignored(rel string, isDir bool) bool {
 	p, tracked := m.decide(rel, isDir)
 	return p != nil && p.flags&flagNegative == 0 && !tracked
@@ -24,11 +27,16 @@ func (m *Matcher) Tracked(rel string) bool {
 	}
 	lr := &lazyRoot{dir: m.boundary}
 	defer lr.close()
-	node, rest := m.parentNode(lr, rel)
+	return m.trackedIn(lr, rel)
+}
+
+func (m *Matcher) trackedIn(lr *lazyRoot, rel string) bool {
+	st := m.state(lr)
+	node, rest := m.parentNode(lr, st, rel)
 	if node.nested != nil {
-		return node.nested.Tracked(rest)
+		return node.nested.trackedIn(lr, rest)
 	}
-	t := m.trackedSet(lr, m.state(lr), false)
+	t := m.trackedSet(lr, st, false)
 	return t.has(rel) || t.hasUnder(rel)
 }
 
@@ -39,17 +47,20 @@ func (m *Matcher) decide(rel string, isDir bool) (*pattern, bool) {
 	if !ok || rel == "" {
 		return nil, false
 	}
+	if inGitDir(rel) {
+		return gitDirPattern, false
+	}
 	lr := &lazyRoot{dir: m.boundary}
 	defer lr.close()
 	return m.decideIn(lr, rel, isDir)
 }
 
 func (m *Matcher) decideIn(lr *lazyRoot, rel string, isDir bool) (*pattern, bool) {
-	node, rest := m.parentNode(lr, rel)
+	st := m.state(lr)
+	node, rest := m.parentNode(lr, st, rel)
 	if node.nested != nil {
 		return node.nested.decideIn(lr, rest, isDir)
 	}
-	st := m.state(lr)
 	p := node.excl
 	if p == nil {
 		p = st.match(node, rel, path.Base(rel), isDir)
@@ -59,21 +70,6 @@ func (m *Matcher) decideIn(lr *lazyRoot, rel string, isDir bool) (*pattern, bool
 	}
 	t := m.trackedSet(lr, st, false)
 	return p, t.has(rel) || t.hasUnder(rel)
-}
-
-// cleanRel normalises rel to "" (the top) or a clean local slash path.
-func cleanRel(rel string) (string, bool) {
-	if isClean(rel) {
-		return rel, true
-	}
-	rel = path.Clean(strings.TrimPrefix(rel, "/"))
-	if rel == "." {
-		return "", true
-	}
-	if rel == ".." || strings.HasPrefix(rel, "../") {
-		return "", false
-	}
-	return rel, true
 }
 
 // match returns the pattern deciding rel among the ignore files that apply
@@ -96,15 +92,14 @@ func (st *state) match(node *dirNode, rel, name string, isDir bool) *pattern {
 // parentNode returns the node of rel's parent directory, or, when the path
 // crosses into a nested repository, that repository's node and the rest of
 // the path relative to it.
-func (m *Matcher) parentNode(lr *lazyRoot, rel string) (*dirNode, string) {
-	st := m.state(lr)
+func (m *Matcher) parentNode(lr *lazyRoot, st *state, rel string) (*dirNode, string) {
 	dir := ""
 	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
 		dir = rel[:i]
 	}
-	m.mu.Lock()
+	m.mu.RLock()
 	node := st.nodes[dir] // built with all its ancestors, so no repository boundary lies above
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	if node != nil {
 		if node.nested != nil {
 			return node, rel[len(dir)+1:]
@@ -137,9 +132,9 @@ type dirHint struct {
 // is rebuilt from fresh data and replaces the cached one.
 func (m *Matcher) node(lr *lazyRoot, st *state, parent *dirNode, rel string, hint *dirHint) *dirNode {
 	if hint == nil {
-		m.mu.Lock()
+		m.mu.RLock()
 		n := st.nodes[rel]
-		m.mu.Unlock()
+		m.mu.RUnlock()
 		if n != nil {
 			return n
 		}
@@ -209,21 +204,4 @@ func readIgnore(lr *lazyRoot, name, rel string) (*list, string) {
 		return nil, ""
 	}
 	return parse(data, base, base+".gitignore"), string(data)
-}
-
-// isClean reports whether rel is already a clean local path: no empty, "."
-// or ".." components.
-func isClean(rel string) bool {
-	start := 0
-	for i := 0; i <= len(rel); i++ {
-		if i < len(rel) && rel[i] != '/' {
-			continue
-		}
-		switch rel[start:i] {
-		case "", ".", "..":
-			return false
-		}
-		start = i + 1
-	}
-	return true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"maps"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -125,6 +126,22 @@ func compareWalk(t *testing.T, env []string, m *Matcher, dir string, verdicts ma
 	for _, f := range want {
 		if p := path.Dir(f); p != "." && !slices.Contains(dirs, p) {
 			t.Errorf("Walk reported %s but not its directory", f)
+		}
+	}
+	reported := map[string]bool{}
+	for _, p := range order {
+		reported[p] = true
+	}
+	for p := range verdicts {
+		if parent := path.Dir(p); parent != "." && !reported[parent] {
+			continue
+		}
+		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reported[p] == m.Ignored(p, fi.IsDir()) {
+			t.Errorf("Walk reported %s: %v, but Ignored says %v", p, reported[p], !reported[p])
 		}
 	}
 	if diff := cmp.Diff(walkDirOrder(t, dir, order), order); diff != "" {

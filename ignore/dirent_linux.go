@@ -1,10 +1,12 @@
 package ignore
 
 import (
+	"bytes"
 	"encoding/binary"
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"sync"
 	"syscall"
 )
@@ -48,33 +50,43 @@ func readDirents(f *os.File, parent *os.Root, name string) ([]fs.DirEntry, error
 	}
 }
 
-// parseDirents appends the linux_dirent64 records of buf to entries.
+// parseDirents appends the linux_dirent64 records of buf to entries. The
+// entries of one call share one allocation, and so do their names.
 func parseDirents(buf []byte, dir *entryDir, entries []fs.DirEntry) []fs.DirEntry {
+	type rec struct {
+		end int
+		typ byte
+	}
+	names := make([]byte, 0, len(buf))    // records are longer than their names
+	recs := make([]rec, 0, len(buf)/24+1) // and at least 24 bytes long
 	for len(buf) >= 19 {
 		reclen := int(binary.NativeEndian.Uint16(buf[16:]))
 		if reclen < 19 || reclen > len(buf) {
 			break
 		}
-		rec := buf[:reclen]
+		r := buf[:reclen]
 		buf = buf[reclen:]
-		if binary.NativeEndian.Uint64(rec) == 0 {
-			continue // deleted entry
+		name := r[19:]
+		if i := bytes.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
 		}
-		nameBytes := rec[19:]
-		for i, c := range nameBytes {
-			if c == 0 {
-				nameBytes = nameBytes[:i]
-				break
-			}
+		if binary.NativeEndian.Uint64(r) == 0 || string(name) == "." || string(name) == ".." {
+			continue // deleted entry, or self and parent
 		}
-		name := string(nameBytes)
-		if name == "." || name == ".." {
-			continue
-		}
-		e := &dirEntry{name: name, dir: dir}
-		if typ, ok := direntType(rec[18]); ok {
+		names = append(names, name...)
+		recs = append(recs, rec{len(names), r[18]})
+	}
+	all := string(names)
+	entries = slices.Grow(entries, len(recs))
+	block := make([]dirEntry, len(recs))
+	start := 0
+	for i, r := range recs {
+		e := &block[i]
+		e.name, e.dir = all[start:r.end], dir
+		start = r.end
+		if typ, ok := direntType(r.typ); ok {
 			e.typ = typ
-		} else if fi, err := dir.root.Lstat(path.Join(dir.name, name)); err == nil {
+		} else if fi, err := dir.root.Lstat(path.Join(dir.name, e.name)); err == nil {
 			e.typ = fi.Mode().Type()
 		} else {
 			continue // gone since it was listed

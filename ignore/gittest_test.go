@@ -90,6 +90,21 @@ func initRepo(t *testing.T, dir string, version uint32, tracked ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	writeIndexVersion(t, r, dir, version, tracked...)
+}
+
+// writeIndex replaces the index of the repository at dir.
+func writeIndex(t *testing.T, dir string, tracked ...string) {
+	t.Helper()
+	r, err := git.PlainOpen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeIndexVersion(t, r, dir, 2, tracked...)
+}
+
+func writeIndexVersion(t *testing.T, r *git.Repository, dir string, version uint32, tracked ...string) {
+	t.Helper()
 	idx := &index.Index{Version: version}
 	slices.Sort(tracked)
 	for _, name := range tracked {

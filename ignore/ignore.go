@@ -14,6 +14,20 @@
 //	m.Ignored("build/out.o", false) // true with "*.o" in .gitignore
 //	err = m.Walk(ctx, func(rel string, d fs.DirEntry) error { … })
 //
+// # Agreement with git
+//
+// Ignored(rel, isDir) is true exactly when "git check-ignore rel", run at
+// the worktree's top, prints rel: tracked paths, and directories holding
+// tracked paths, are not ignored; anything below an ignored directory is,
+// whatever negated patterns say. Walk's non-directory entries are exactly
+// "git ls-files --cached --others --exclude-standard", less tracked files
+// missing from the worktree, with nested repositories (which git lists as
+// "sub/") expanded by their own rules; Walk also reports every directory it
+// enters, and it enters every directory that is not ignored. Paths at or
+// below a .git entry, which git never looks at, count as ignored, so Walk
+// reports an entry it reaches exactly when Ignored is false. The tests check
+// all this against git on generated and hand-written repositories.
+//
 // # Caching
 //
 // .gitignore files are read lazily, once per directory, and the tracked set
@@ -21,13 +35,18 @@
 // these caches; Walk re-reads every .gitignore it meets and re-checks the
 // index; Invalidate drops everything.
 //
-// # I/O
+// # I/O and trust
 //
 // Everything under the directory is read through an [os.Root], never
-// following a symlinked .gitignore (as git ≥ 2.32). Git data is read only if
-// it lies inside the directory: a linked worktree whose git directory is
-// elsewhere is treated as a plain tree of .gitignore files. The global git
-// configuration and core.excludesFile are read where git reads them.
+// following a symlinked .gitignore (as git ≥ 2.32). The git directory (and
+// its commondir) is used only if it lies inside the directory: a linked
+// worktree whose git directory is elsewhere is treated as a plain tree of
+// .gitignore files. The global git configuration ($XDG_CONFIG_HOME/git/config,
+// ~/.gitconfig) and the core.excludesFile it names are the operator's and
+// are read where git reads them; a core.excludesFile named by the
+// repository's own config is read only if it lies inside the directory.
+// System config, include directives, config.worktree and core.ignoreCase
+// are not supported (matching is case-sensitive).
 package ignore
 
 import (
@@ -44,8 +63,8 @@ type Matcher struct {
 	boundary string // real directory through whose os.Root all tree I/O goes
 	prefix   string // this worktree within boundary: "" or "sub/"
 
-	mu sync.Mutex // guards all fields below
-	st *state     // nil until first needed and after Invalidate
+	mu sync.RWMutex // guards all fields below, and those of st
+	st *state       // nil until first needed and after Invalidate
 }
 
 // state is what Invalidate drops: everything read from the tree.
@@ -104,9 +123,9 @@ func (m *Matcher) Invalidate() {
 // state returns the current state, loading the repository's global sources
 // the first time.
 func (m *Matcher) state(lr *lazyRoot) *state {
-	m.mu.Lock()
+	m.mu.RLock()
 	st := m.st
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	if st != nil {
 		return st
 	}
@@ -135,16 +154,37 @@ func (m *Matcher) load(lr *lazyRoot) *state {
 			st.global = append(st.global, parse(data, "", name))
 		}
 	}
-	excludes := cfg.excludesFile
-	if excludes == "" {
-		excludes = xdgPath("ignore")
-	} else if !filepath.IsAbs(excludes) {
-		excludes = filepath.Join(m.boundary, filepath.FromSlash(m.prefix), excludes)
-	}
-	if excludes != "" {
-		if data, err := readFile(excludes); err == nil {
-			st.global = append(st.global, parse(data, "", excludes))
-		}
+	if l := m.excludes(lr, cfg); l != nil {
+		st.global = append(st.global, l)
 	}
 	return st
+}
+
+// excludes reads core.excludesFile, or $XDG_CONFIG_HOME/git/ignore if it is
+// unset. A relative name is relative to the worktree's top, as git runs
+// there. A file named by the repository's own config is read only if it
+// lies inside the tree: the repository's content is not trusted to make
+// grove read files outside its roots.
+func (m *Matcher) excludes(lr *lazyRoot, cfg gitConfig) *list {
+	name := cfg.excludesFile
+	if name == "" {
+		name = xdgPath("ignore")
+	} else if !filepath.IsAbs(name) {
+		name = filepath.Join(m.boundary, filepath.FromSlash(m.prefix), name)
+	}
+	var data []byte
+	var err error
+	if cfg.fromRepo {
+		rel, ok := inside(name, m.boundary)
+		if !ok {
+			return nil
+		}
+		data, err = readIn(lr, rel)
+	} else if name != "" {
+		data, err = readFile(name)
+	}
+	if err != nil || data == nil {
+		return nil
+	}
+	return parse(data, "", name)
 }

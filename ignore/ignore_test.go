@@ -130,6 +130,11 @@ func TestIgnoredOddPaths(t *testing.T) {
 		{"./x.o", true},
 		{"a//b.o", true},
 		{"/x.o", true},
+		{".git", true},
+		{".git/config", true},
+		{"a/.git/HEAD", true},
+		{".gitignore", false},
+		{"a/.github/x", false},
 	} {
 		if got := m.Ignored(tt.path, false); got != tt.want {
 			t.Errorf("Ignored(%q) = %v, want %v", tt.path, got, tt.want)
@@ -176,5 +181,41 @@ func TestInvalidate(t *testing.T) {
 func TestNewErrors(t *testing.T) {
 	if _, err := New(filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Error("New on a missing directory succeeded")
+	}
+}
+
+// TestRepoExcludesOutside checks the one place where grove departs from
+// git: a core.excludesFile named by the repository's config is not read
+// when it lies outside the tree.
+func TestRepoExcludesOutside(t *testing.T) {
+	m, dir := newTree(t, "-- a.out --\n-- b.in --\n-- conf/in --\n*.in\n")
+	initRepo(t, dir, 2)
+	outside := filepath.Join(t.TempDir(), "excludes")
+	writeFile(t, outside, "*.out\n")
+	appendFile(t, filepath.Join(dir, ".git", "config"), "[core]\nexcludesFile = "+outside+"\n")
+	if m.Ignored("a.out", false) {
+		t.Error("read core.excludesFile outside the tree")
+	}
+	appendFile(t, filepath.Join(dir, ".git", "config"), "[core]\nexcludesFile = conf/in\n")
+	m.Invalidate()
+	if !m.Ignored("b.in", false) {
+		t.Error("did not read core.excludesFile inside the tree")
+	}
+}
+
+// TestGitDirOutside checks that a worktree whose git directory lies outside
+// the tree (a linked worktree) is matched as a plain tree: its index and
+// info/exclude are not read, its .gitignore files are.
+func TestGitDirOutside(t *testing.T) {
+	m, dir := newTree(t, "-- .gitignore --\n*.o\n-- a.o --\n-- b.x --\n")
+	elsewhere := t.TempDir()
+	initRepo(t, elsewhere, 2)
+	writeFile(t, filepath.Join(elsewhere, "a.o"), "")
+	writeIndex(t, elsewhere, "a.o")
+	writeFile(t, filepath.Join(elsewhere, ".git", "info", "exclude"), "*.x\n")
+	writeFile(t, filepath.Join(dir, ".git"), "gitdir: "+filepath.Join(elsewhere, ".git")+"\n")
+	got := []bool{m.Ignored("a.o", false), m.Ignored("b.x", false), m.Tracked("a.o")}
+	if diff := cmp.Diff([]bool{true, false, false}, got); diff != "" {
+		t.Errorf("Ignored(a.o), Ignored(b.x), Tracked(a.o) (-want +got):\n%s", diff)
 	}
 }

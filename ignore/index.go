@@ -3,6 +3,7 @@ package ignore
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"slices"
 	"sort"
@@ -42,14 +43,26 @@ var (
 
 // parseIndex returns the tracked paths of index file data. It decodes
 // versions 2, 3 and 4 itself (go-git's reflection-based decoder is several
-// times slower) and falls back to go-git for anything it does not know.
-func parseIndex(data []byte, hashSize int) (*tracked, error) {
-	paths, err := decodeIndex(data, hashSize)
+// times slower) and falls back to go-git for anything it does not know. A
+// split index names the shared index holding most entries; readShared reads
+// it (nil if unavailable). Entries the split index deletes from the shared
+// one still count as tracked until git merges the two.
+func parseIndex(data []byte, hashSize int, readShared func(name string) []byte) (*tracked, error) {
+	paths, shared, err := decodeIndex(data, hashSize)
 	if errors.Is(err, errIndexFormat) {
 		paths, err = decodeGoGit(data)
 	}
 	if err != nil {
 		return nil, err
+	}
+	if shared != "" && readShared != nil {
+		if data := readShared("sharedindex." + shared); data != nil {
+			base, _, err := decodeIndex(data, hashSize)
+			if err != nil {
+				return nil, err
+			}
+			paths = append(paths, base...)
+		}
 	}
 	if !slices.IsSorted(paths) {
 		slices.Sort(paths)
@@ -70,36 +83,32 @@ func decodeGoGit(data []byte) ([]string, error) {
 }
 
 // decodeIndex parses the entries of an index (see git's
-// Documentation/gitformat-index.txt). Extensions are not needed, except that
-// a split index ("link") keeps most entries elsewhere, which is reported as
-// errIndexFormat.
-func decodeIndex(data []byte, hashSize int) ([]string, error) {
+// Documentation/gitformat-index.txt) and, for a split index, the hex name
+// of its shared index. No other extension matters here.
+func decodeIndex(data []byte, hashSize int) (paths []string, shared string, err error) {
 	if len(data) < 12 || string(data[:4]) != "DIRC" {
-		return nil, errIndexFormat
+		return nil, "", errIndexFormat
 	}
 	version := binary.BigEndian.Uint32(data[4:])
 	count := int(binary.BigEndian.Uint32(data[8:]))
 	if version < 2 || version > 4 {
-		return nil, errIndexFormat
+		return nil, "", errIndexFormat
 	}
 	if count > len(data)/8 {
-		return nil, errIndexCorrupt
+		return nil, "", errIndexCorrupt
 	}
-	paths := make([]string, 0, count)
+	paths = make([]string, 0, count)
 	off := 12
 	prev := ""
 	for range count {
 		name, next, ok := decodeEntry(data, off, version, hashSize, prev)
 		if !ok {
-			return nil, errIndexCorrupt
+			return nil, "", errIndexCorrupt
 		}
 		paths = append(paths, strings.TrimSuffix(name, "/")) // sparse directory entries end in "/"
 		prev, off = name, next
 	}
-	if hasSplitLink(data[off:], hashSize) {
-		return nil, errIndexFormat
-	}
-	return paths, nil
+	return paths, splitLink(data[off:], hashSize), nil
 }
 
 // decodeEntry decodes the entry at off and returns its name and the offset
@@ -165,17 +174,26 @@ func varint(b []byte) (uint64, int) {
 	return v, i
 }
 
-// hasSplitLink reports whether the extensions in ext include "link".
-func hasSplitLink(ext []byte, hashSize int) bool {
-	for len(ext) >= 8+hashSize {
+// splitLink returns the shared index's hash, in hex, if the extensions in
+// ext include a split-index "link".
+func splitLink(ext []byte, hashSize int) string {
+	if len(ext) < hashSize {
+		return ""
+	}
+	ext = ext[:len(ext)-hashSize] // the checksum
+	for len(ext) >= 8 {
 		size := int(binary.BigEndian.Uint32(ext[4:]))
-		if string(ext[:4]) == "link" {
-			return true
-		}
 		if size > len(ext)-8 {
-			return false
+			return ""
+		}
+		if string(ext[:4]) == "link" && size >= hashSize {
+			h := ext[8 : 8+hashSize]
+			if bytes.Count(h, []byte{0}) == hashSize {
+				return "" // not split after all
+			}
+			return hex.EncodeToString(h)
 		}
 		ext = ext[8+size:]
 	}
-	return false
+	return ""
 }

@@ -44,7 +44,7 @@ func TestParseIndex(t *testing.T) {
 	}{{2, false}, {3, true}, {4, false}, {4, true}} {
 		t.Run(fmt.Sprintf("v%d extended=%v", tt.version, tt.extended), func(t *testing.T) {
 			data := encodeIndex(t, tt.version, names, tt.extended)
-			own, err := decodeIndex(data, 20)
+			own, _, err := decodeIndex(data, 20)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,15 +62,15 @@ func TestParseIndex(t *testing.T) {
 func TestParseIndexMalformed(t *testing.T) {
 	data := encodeIndex(t, 2, indexNames(), false)
 	for n := 0; n < len(data); n += 7 {
-		parseIndex(data[:n], 20) // must not panic
+		parseIndex(data[:n], 20, nil) // must not panic
 	}
-	if _, err := parseIndex([]byte("DIRC\x00\x00\x00\x09\x00\x00\x00\x00"), 20); err == nil {
+	if _, err := parseIndex([]byte("DIRC\x00\x00\x00\x09\x00\x00\x00\x00"), 20, nil); err == nil {
 		t.Error("parseIndex accepted version 9")
 	}
 }
 
 func TestTrackedLookup(t *testing.T) {
-	tr, err := parseIndex(encodeIndex(t, 2, indexNames(), false), 20)
+	tr, err := parseIndex(encodeIndex(t, 2, indexNames(), false), 20, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,11 +138,34 @@ func encodeRawV2(names []string, hashSize int) []byte {
 
 func TestParseIndexSHA256(t *testing.T) {
 	names := []string{"a", "b/c", "d/" + strings.Repeat("e", 4200), "f"}
-	got, err := decodeIndex(encodeRawV2(names, 32), 32)
+	got, _, err := decodeIndex(encodeRawV2(names, 32), 32)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(names, got); diff != "" {
 		t.Errorf("decodeIndex (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseSplitIndex(t *testing.T) {
+	shared := encodeIndex(t, 2, []string{"a", "c", "d/e"}, false)
+	split := encodeIndex(t, 2, []string{"b", "c"}, false)
+	hash := bytes.Repeat([]byte{0xab}, 20)
+	split = append(split[:len(split)-20], "link\x00\x00\x00\x14"...)
+	split = append(split, hash...)
+	split = append(split, make([]byte, 20)...) // checksum, not verified
+	var asked string
+	tr, err := parseIndex(split, 20, func(name string) []byte {
+		asked = name
+		return shared
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "sharedindex." + strings.Repeat("ab", 20); asked != want {
+		t.Errorf("read shared index %q, want %q", asked, want)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c", "d/e"}, tr.paths); diff != "" {
+		t.Errorf("tracked paths (-want +got):\n%s", diff)
 	}
 }

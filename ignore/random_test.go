@@ -2,6 +2,7 @@ package ignore
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"path"
 	"path/filepath"
@@ -25,7 +26,7 @@ func TestDifferentialRandom(t *testing.T) {
 			env := isolateGit(t)
 			dir := t.TempDir()
 			rng := rand.New(rand.NewPCG(uint64(seed), 42))
-			files, tracked := randomTree(t, rng, dir)
+			tracked := randomTree(t, rng, dir)
 			initRepo(t, dir, 2, tracked...)
 			m, err := New(dir)
 			if err != nil {
@@ -34,7 +35,6 @@ func TestDifferentialRandom(t *testing.T) {
 			verdicts := compareCheckIgnore(t, env, m, dir, "")
 			total += len(verdicts)
 			compareWalk(t, env, m, dir, verdicts)
-			_ = files
 		})
 	}
 	t.Logf("compared %d paths with git check-ignore", total)
@@ -47,8 +47,8 @@ var (
 )
 
 // randomTree writes 40-120 files under dir with .gitignore files in the
-// top and some directories, and returns the files and a tracked subset.
-func randomTree(t *testing.T, rng *rand.Rand, dir string) (files, tracked []string) {
+// top and some directories, and returns a random subset to track.
+func randomTree(t *testing.T, rng *rand.Rand, dir string) (tracked []string) {
 	t.Helper()
 	isFile := map[string]bool{}
 	dirs := map[string]bool{"": true}
@@ -66,25 +66,18 @@ func randomTree(t *testing.T, rng *rand.Rand, dir string) (files, tracked []stri
 			dirs[d] = true
 		}
 	}
-	files = slices.Sorted(func(yield func(string) bool) {
-		for f := range isFile {
-			if !yield(f) {
-				return
-			}
-		}
-	})
-	for _, f := range files {
+	for _, f := range slices.Sorted(maps.Keys(isFile)) {
 		writeFile(t, filepath.Join(dir, filepath.FromSlash(f)), f+"\n")
 		if rng.IntN(8) == 0 {
 			tracked = append(tracked, f)
 		}
 	}
-	for d := range dirs {
+	for _, d := range slices.Sorted(maps.Keys(dirs)) {
 		if d == "" || rng.IntN(4) == 0 {
 			writeFile(t, filepath.Join(dir, filepath.FromSlash(d), ".gitignore"), randomIgnore(rng))
 		}
 	}
-	return files, tracked
+	return tracked
 }
 
 // conflicts reports whether a directory of p is already a file.

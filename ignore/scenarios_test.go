@@ -29,7 +29,7 @@ var setups = map[string]func(t *testing.T, dir string){
 		writeFile(t, filepath.Join(dir, "sub", "trailing "), "")
 	},
 	"exclude-sources": func(t *testing.T, dir string) {
-		excludes := filepath.Join(t.TempDir(), "global-excludes")
+		excludes := filepath.Join(dir, "conf", "excludes")
 		writeFile(t, excludes, "*.scratch\n*.orig\n!keep.bak\n*.swp\n")
 		appendFile(t, filepath.Join(dir, ".git", "config"), "[core]\n\texcludesFile = \""+excludes+"\"\n")
 	},

@@ -2,6 +2,7 @@ package ignore
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -85,28 +86,45 @@ func readGitFile(lr *lazyRoot, name string) (string, bool) {
 	return target, ok && target != ""
 }
 
-// inside resolves the symlinks of p and returns its slash path relative to
-// boundary, if it lies there.
+// inside returns p's slash path relative to boundary if p lies there both
+// lexically (so nothing outside is even looked at) and after resolving
+// symlinks.
 func inside(p, boundary string) (string, bool) {
+	if _, ok := relLocal(boundary, p); !ok {
+		return "", false
+	}
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return "", false
 	}
-	rel, err := filepath.Rel(boundary, real)
+	return relLocal(boundary, real)
+}
+
+// relLocal returns p relative to base, slash-separated, if it lies there.
+func relLocal(base, p string) (string, bool) {
+	rel, err := filepath.Rel(base, p)
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
 }
 
-// maxFileSize caps what is read from any ignore, config or index file: a
-// file that large is not a real one and would only cost memory.
-const maxFileSize = 256 << 20
+// Caps on what is read: a larger ignore or config file is not a real one
+// and would only cost memory. Indexes of the largest repositories reach a
+// few hundred megabytes.
+const (
+	maxFileSize  = 16 << 20
+	maxIndexSize = 1 << 30
+)
 
 // readIn reads the regular file name (slash path) through root, without
 // following a final symlink (as git ≥ 2.32 reads .gitignore) and without
 // blocking on a FIFO.
 func readIn(lr *lazyRoot, name string) ([]byte, error) {
+	return readInMax(lr, name, maxFileSize)
+}
+
+func readInMax(lr *lazyRoot, name string, limit int64) ([]byte, error) {
 	root := lr.get()
 	if root == nil {
 		return nil, os.ErrNotExist
@@ -121,7 +139,7 @@ func readIn(lr *lazyRoot, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readOpen(f)
+	return readOpen(f, limit)
 }
 
 // readFile reads a configuration file outside the tree (global git config,
@@ -132,21 +150,26 @@ func readFile(name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readOpen(f)
+	return readOpen(f, maxFileSize)
 }
 
-func readOpen(f *os.File) ([]byte, error) {
+func readOpen(f *os.File, limit int64) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > maxFileSize {
+	if !fi.Mode().IsRegular() || fi.Size() > limit {
 		return nil, os.ErrInvalid
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(fi.Size()) + 1)
-	_, err = buf.ReadFrom(f)
-	return buf.Bytes(), err
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
+		return nil, err
+	}
+	if int64(buf.Len()) > limit {
+		return nil, os.ErrInvalid // grew while being read
+	}
+	return buf.Bytes(), nil
 }
 
 // lazyRoot opens the matcher's boundary directory on first use, so that

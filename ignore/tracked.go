@@ -12,9 +12,9 @@ func (m *Matcher) trackedSet(lr *lazyRoot, st *state, refresh bool) *tracked {
 	if st.repo == nil {
 		return nil
 	}
-	m.mu.Lock()
+	m.mu.RLock()
 	t, loaded, old := st.tracked, st.indexLoaded, st.indexInfo
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	if loaded && !refresh {
 		return t
 	}
@@ -28,8 +28,11 @@ func (m *Matcher) trackedSet(lr *lazyRoot, st *state, refresh bool) *tracked {
 	}
 	t = nil
 	if fi != nil {
-		if data, err := readIn(lr, name); err == nil {
-			t, _ = parseIndex(data, st.hashSize)
+		if data, err := readInMax(lr, name, maxIndexSize); err == nil {
+			t, _ = parseIndex(data, st.hashSize, func(name string) []byte {
+				data, _ := readInMax(lr, path.Join(st.repo.gitDir, name), maxIndexSize)
+				return data
+			})
 		}
 	}
 	m.mu.Lock()

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/go-git/go-git/v5"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -162,5 +163,68 @@ func TestWalkRereadsIgnore(t *testing.T) {
 	}
 	if m.Ignored("a/b/x.o", false) || !m.Ignored("a/b/y.c", false) {
 		t.Error("Ignored still uses the old rules after Walk re-read them")
+	}
+}
+
+// TestIndexChange checks that Walk notices a rewritten .git/index by itself
+// and that Ignored keeps its cached tracked set until then (or Invalidate).
+func TestIndexChange(t *testing.T) {
+	m, dir := newTree(t, "-- .gitignore --\n*.o\n-- a.o --\n-- b.c --\n")
+	initRepo(t, dir, 2, "b.c")
+	if !m.Ignored("a.o", false) {
+		t.Fatal("a.o not ignored")
+	}
+	if err := os.Remove(filepath.Join(dir, ".git", "index")); err != nil {
+		t.Fatal(err)
+	}
+	writeIndex(t, dir, "a.o", "b.c")
+	if !m.Ignored("a.o", false) {
+		t.Error("Ignored re-read the index without Walk or Invalidate")
+	}
+	got, err := walkAll(t, m, context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{".gitignore", "a.o", "b.c"}, got); diff != "" {
+		t.Errorf("Walk after the index changed (-want +got):\n%s", diff)
+	}
+	if m.Ignored("a.o", false) {
+		t.Error("a.o, now tracked, still ignored after Walk re-read the index")
+	}
+}
+
+// TestSubmodule checks a submodule laid out as git does it: sub/.git is a
+// file naming ../.git/modules/sub, whose index and info/exclude apply inside
+// sub, and the parent's rules do not.
+func TestSubmodule(t *testing.T) {
+	m, dir := newTree(t, `
+-- .gitignore --
+*.o
+-- sub/a.o --
+-- sub/b.tmp --
+-- sub/c.x --
+-- sub/.gitignore --
+*.tmp
+-- top.o --
+`)
+	initRepo(t, dir, 2)
+	modDir := filepath.Join(dir, ".git", "modules", "sub")
+	r, err := git.PlainInit(modDir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeIndexVersion(t, r, filepath.Join(dir, "sub"), 2, "b.tmp")
+	writeFile(t, filepath.Join(modDir, "info", "exclude"), "*.x\n")
+	writeFile(t, filepath.Join(dir, "sub", ".git"), "gitdir: ../.git/modules/sub\n")
+
+	got, err := walkAll(t, m, context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{".gitignore", "sub/", "sub/.gitignore", "sub/a.o", "sub/b.tmp"}, got); diff != "" {
+		t.Errorf("Walk (-want +got):\n%s", diff)
+	}
+	if !m.Tracked("sub/b.tmp") || m.Ignored("sub/a.o", false) || !m.Ignored("sub/c.x", false) {
+		t.Error("Tracked/Ignored inside the submodule do not follow its own index and rules")
 	}
 }

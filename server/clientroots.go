@@ -7,6 +7,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"reflect"
 	"sync"
 	"time"
 
@@ -154,11 +155,14 @@ func requestRootsInfo(req mcp.Request) (mcp.InputResponseMap, bool, *mcp.ClientC
 	return nil, false, nil
 }
 
+// isModern reports whether req follows the 2026-07-28 protocol, by its own
+// _meta: the era is a property of each request, not of the connection (a
+// session the SDK once saw a modern request on still serves legacy ones).
 func isModern(req mcp.Request) bool {
-	ss, ok := req.GetSession().(*mcp.ServerSession)
-	if !ok || ss == nil {
+	p := req.GetParams()
+	if p == nil || reflect.ValueOf(p).IsNil() {
 		return false
 	}
-	p := ss.InitializeParams()
-	return p != nil && p.ProtocolVersion >= modernVersion
+	v, _ := p.GetMeta()[mcp.MetaKeyProtocolVersion].(string)
+	return v >= modernVersion
 }
