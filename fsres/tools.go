@@ -15,30 +15,30 @@ func (f *Files) registerReadTools(s *mcp.Server) {
 			Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false),
 		}}
 	}
-	mcp.AddTool(s, read("read_file", "Read file",
+	scope.AddTool(s, read("read_file", "Read file",
 		"Read a text file inside the roots. Give start_line/end_line (1-based, inclusive), head or tail to read part of it; "+
 			"the answer says the total line count and whether it was cut. Binary files are described, not dumped."),
-		scope.Tool(p, f.readFile))
-	mcp.AddTool(s, read("read_files", "Read files",
+		p, f.readFile)
+	scope.AddTool(s, read("read_files", "Read files",
 		"Read several text files at once; a file that fails gets its own error and does not stop the others."),
-		scope.Tool(p, f.readFiles))
-	mcp.AddTool(s, read("list_directory", "List directory",
+		p, f.readFiles)
+	scope.AddTool(s, read("list_directory", "List directory",
 		"List a directory: directories first, then files with sizes. Entries ignored by .gitignore are left out."),
-		scope.Tool(p, f.listDirectory))
-	mcp.AddTool(s, read("directory_tree", "Directory tree",
+		p, f.listDirectory)
+	scope.AddTool(s, read("directory_tree", "Directory tree",
 		"Show the tree below a directory, honouring .gitignore, to max_depth levels (default 3) and max_entries entries (default 500)."),
-		scope.Tool(p, f.directoryTree))
-	mcp.AddTool(s, read("search_files", "Search file names",
+		p, f.directoryTree)
+	scope.AddTool(s, read("search_files", "Search file names",
 		"Find files and directories whose path matches a glob (e.g. **/*.go, cmd/*/main.go; a pattern without / matches "+
 			"the base name at any depth). Honours .gitignore."),
-		scope.Tool(p, f.searchFiles))
-	mcp.AddTool(s, read("grep", "Search file contents",
+		p, f.searchFiles)
+	scope.AddTool(s, read("grep", "Search file contents",
 		"Search file contents with an RE2 regular expression. Answers file:line: text lines (context lines as file-line- text). "+
 			"Honours .gitignore; skips binary and oversized files."),
-		scope.Tool(p, f.grep))
-	mcp.AddTool(s, read("file_info", "File info",
+		p, f.grep)
+	scope.AddTool(s, read("file_info", "File info",
 		"Describe a file or directory: type, size, mode, modification time, MIME type, whether it is text and its line count."),
-		scope.Tool(p, f.fileInfo))
+		p, f.fileInfo)
 }
 
 func (f *Files) registerWriteTools(s *mcp.Server) {
@@ -48,19 +48,19 @@ func (f *Files) registerWriteTools(s *mcp.Server) {
 			Title: title, DestructiveHint: ptr(destructive), IdempotentHint: idempotent, OpenWorldHint: ptr(false),
 		}}
 	}
-	mcp.AddTool(s, write("write_file", "Write file",
+	scope.AddTool(s, write("write_file", "Write file",
 		"Create or replace a file with the given content, atomically. The parent directory must exist.", true, true),
-		scope.Tool(p, f.writeFile))
-	mcp.AddTool(s, write("edit_file", "Edit file",
+		p, f.writeFile)
+	scope.AddTool(s, write("edit_file", "Edit file",
 		"Replace exact text in a file: each edit's old_text must occur exactly once, edits apply in order. "+
 			"dry_run shows the unified diff without writing; a real run writes atomically and shows the diff.", true, false),
-		scope.Tool(p, f.editFile))
-	mcp.AddTool(s, write("create_directory", "Create directory",
+		p, f.editFile)
+	scope.AddTool(s, write("create_directory", "Create directory",
 		"Create a directory and any missing parents. Succeeds if it already exists.", false, true),
-		scope.Tool(p, f.createDirectory))
-	mcp.AddTool(s, write("move_file", "Move file",
+		p, f.createDirectory)
+	scope.AddTool(s, write("move_file", "Move file",
 		"Move or rename a file or directory within one root. Never overwrites: fails if the destination exists.", true, false),
-		scope.Tool(p, f.moveFile))
+		p, f.moveFile)
 }
 
 func ptr[T any](v T) *T { return &v }

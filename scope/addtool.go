@@ -1,0 +1,123 @@
+package scope
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// AddTool registers a typed tool that runs within the request's scope, like
+// mcp.AddTool with [Tool], but without the SDK's validation of every output:
+// that marshals the result, decodes it into a generic tree, validates the tree
+// and marshals it again, which cost most of the time of the tools that return
+// large results (a 1 MiB file, a 1,000-entry listing). Our outputs are values
+// of Out, whose schema is derived from Out itself, so they conform by
+// construction. Input is still validated against In's schema, with its
+// defaults applied. Both schemas are the ones mcp.AddTool would advertise.
+// Out must be a struct, so that the output is an object (legacy clients
+// require one).
+func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[In, Out]) {
+	tt := *t
+	inSchema, inResolved := schemaFor[In]()
+	tt.InputSchema = inSchema
+	if tt.OutputSchema == nil {
+		tt.OutputSchema, _ = schemaFor[Out]()
+	}
+	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		in, err := decodeInput[In](req.Params.Arguments, inResolved)
+		if err != nil {
+			return errorResult(err), nil
+		}
+		sc, ask := p.Scope(req)
+		if ask != nil {
+			return &mcp.CallToolResult{InputRequests: ask, RequestState: RequestState}, nil
+		}
+		if sc.Empty() {
+			return errorResult(ErrNoRoots), nil
+		}
+		return finish(h(ctx, req, sc, in))
+	})
+}
+
+// schemaFor infers T's schema as mcp.AddTool does; a type without one is a
+// programmer's error, found at start-up.
+func schemaFor[T any]() (*jsonschema.Schema, *jsonschema.Resolved) {
+	rt := reflect.TypeFor[T]()
+	if rt.Kind() == reflect.Pointer {
+		rt = rt.Elem()
+	}
+	schema, err := jsonschema.ForType(rt, &jsonschema.ForOptions{})
+	if err != nil {
+		panic(fmt.Sprintf("schema of %v: %v", rt, err))
+	}
+	resolved, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		panic(fmt.Sprintf("resolving the schema of %v: %v", rt, err))
+	}
+	return schema, resolved
+}
+
+// decodeInput validates the arguments, applies their defaults and decodes
+// them into In.
+func decodeInput[In any](args json.RawMessage, resolved *jsonschema.Resolved) (In, error) {
+	var in In
+	v := map[string]any{}
+	if len(args) > 0 {
+		if err := json.Unmarshal(args, &v); err != nil {
+			return in, fmt.Errorf("validating \"arguments\": %v", err)
+		}
+	}
+	var tree any = v
+	if err := resolved.ApplyDefaults(&tree); err != nil {
+		return in, fmt.Errorf("validating \"arguments\": %v", err)
+	}
+	if err := resolved.Validate(&tree); err != nil {
+		return in, fmt.Errorf("validating \"arguments\": %v", err)
+	}
+	b, err := json.Marshal(tree)
+	if err == nil {
+		err = json.Unmarshal(b, &in)
+	}
+	return in, err
+}
+
+// finish turns a handler's answer into the result: an error the model should
+// see becomes an isError result (a JSON-RPC error stays one), and the output
+// is marshalled once, into structuredContent and, when the handler wrote no
+// content, a text block.
+func finish[Out any](res *mcp.CallToolResult, out Out, err error) (*mcp.CallToolResult, error) {
+	if err != nil {
+		var rpcErr *jsonrpc.Error
+		if errors.As(err, &rpcErr) {
+			return nil, rpcErr
+		}
+		return errorResult(err), nil
+	}
+	if res == nil {
+		res = &mcp.CallToolResult{}
+	}
+	if res.InputRequests != nil || res.IsError {
+		return res, nil
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("marshaling tool output: %w", err)
+	}
+	res.StructuredContent = json.RawMessage(b)
+	if res.Content == nil {
+		res.Content = []mcp.Content{&mcp.TextContent{Text: string(b)}}
+	}
+	return res, nil
+}
+
+func errorResult(err error) *mcp.CallToolResult {
+	var res mcp.CallToolResult
+	res.SetError(err)
+	return &res
+}
