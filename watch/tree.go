@@ -148,6 +148,7 @@ func (w *Watcher) watchDir(dir string, force bool) (*dirWatch, error) {
 		if dw == nil {
 			dw = &dirWatch{}
 			w.dirs[dir] = dw
+			w.publish()
 		}
 	}
 	if parent := w.dirs[filepath.Dir(dir)]; parent != nil && filepath.Dir(dir) != dir {
@@ -190,6 +191,7 @@ func (w *Watcher) degrade(reason string) {
 		return
 	}
 	w.degraded = reason
+	w.publish()
 	if !w.warned {
 		w.warned = true
 		w.log.Warn("file watching degraded", "reason", reason, "watches", len(w.dirs), "limit", systemLimit())
@@ -222,6 +224,7 @@ func (w *Watcher) dropTree(dir string, c *changes) {
 
 func (w *Watcher) dropOne(dir string) {
 	delete(w.dirs, dir)
+	w.publish()
 	if parent := w.dirs[filepath.Dir(dir)]; parent != nil {
 		delete(parent.children, dir)
 	}
@@ -236,6 +239,7 @@ func (w *Watcher) dropOne(dir string) {
 func (w *Watcher) rescan() {
 	prev := w.degraded
 	w.degraded = ""
+	w.publish()
 	seen := make(set)
 	for p, isFile := range w.roots {
 		if err := w.addRoot(p, isFile, seen); err != nil {

@@ -42,6 +42,9 @@ func (wk *walker) entry(p string, d fs.DirEntry) error {
 		}
 		return nil // a "gitdir:" file (linked worktree, submodule): its git directory may lie outside the roots
 	}
+	if !isDir && wk.c == nil {
+		return nil // only directories get watches, and nothing is being reported
+	}
 	if wk.w.ignored(p, isDir) {
 		if isDir {
 			return fs.SkipDir

@@ -50,6 +50,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -114,7 +115,10 @@ type Watcher struct {
 	dirs     map[string]*dirWatch // watched directories
 	polled   map[string]*fileState
 	degraded string // reason; "" when every directory that should be watched is
-	warned   bool   // the degraded warning was logged (once per Watcher)
+	// published is Status without its Limit, updated under mu whenever dirs or
+	// degraded change, so that Status never waits for a walk holding mu.
+	published atomic.Pointer[Status]
+	warned    bool // the degraded warning was logged (once per Watcher)
 }
 
 // New starts a Watcher with no roots. Close it to release the inotify instance and its goroutines.
@@ -160,11 +164,17 @@ func (w *Watcher) Batches() <-chan Batch { return w.out }
 
 // Status reports the size and health of the watch set.
 func (w *Watcher) Status() Status {
-	st := Status{Limit: systemLimit()}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	st.Watches, st.Degraded, st.Reason = len(w.dirs), w.degraded != "", w.degraded
+	var st Status
+	if p := w.published.Load(); p != nil {
+		st = *p
+	}
+	st.Limit = systemLimit()
 	return st
+}
+
+// publish records the status for Status; w.mu must be held.
+func (w *Watcher) publish() {
+	w.published.Store(&Status{Watches: len(w.dirs), Degraded: w.degraded != "", Reason: w.degraded})
 }
 
 // Close stops watching, waits for the Watcher's goroutines and closes Batches. It is idempotent.
