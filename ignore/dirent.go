@@ -14,10 +14,36 @@ type dirEntry struct {
 	dir  *entryDir
 }
 
-// entryDir is the directory shared by the entries of one listing.
+// entryDir is the directory shared by the entries of one listing. Entries
+// are used on the walking goroutine only, so it needs no lock.
 type entryDir struct {
 	root *os.Root
-	name string // the directory, relative to root
+	name string   // the directory, relative to root
+	own  *os.Root // the directory itself, opened at the first Info
+}
+
+// lstat describes the entry name. Through the directory's own root it is one
+// fstatat; through the parent's, os.Root would open the directory each time.
+func (d *entryDir) lstat(name string) (fs.FileInfo, error) {
+	if d.own == nil {
+		own, err := d.root.OpenRoot(d.name)
+		if err != nil {
+			return d.root.Lstat(path.Join(d.name, name))
+		}
+		d.own = own
+	}
+	return d.own.Lstat(name)
+}
+
+// closeListing releases what the entries of one listing opened.
+func closeListing(entries []fs.DirEntry) {
+	if len(entries) == 0 {
+		return
+	}
+	if e, ok := entries[0].(*dirEntry); ok && e.dir.own != nil {
+		e.dir.own.Close()
+		e.dir.own = nil
+	}
 }
 
 func (e *dirEntry) Name() string      { return e.name }
@@ -25,5 +51,5 @@ func (e *dirEntry) IsDir() bool       { return e.typ.IsDir() }
 func (e *dirEntry) Type() fs.FileMode { return e.typ }
 func (e *dirEntry) String() string    { return fs.FormatDirEntry(e) }
 func (e *dirEntry) Info() (fs.FileInfo, error) {
-	return e.dir.root.Lstat(path.Join(e.dir.name, e.name))
+	return e.dir.lstat(e.name)
 }

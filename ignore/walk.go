@@ -84,6 +84,7 @@ func (d *dirWalk) dir(node *dirNode, parent *os.Root, name string, entries []fs.
 		if self != nil {
 			self.Close()
 		}
+		closeListing(entries)
 	}()
 	for _, e := range entries {
 		ename := e.Name()
