@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/grove-mcp/grove/gittools/internal/gen"
@@ -15,31 +14,16 @@ import (
 // 500 commits with a merge every 20th.
 var benchShape = gen.Options{Files: 5000, FilesPerDir: 50, Commits: 500, MergeEvery: 20, Lines: 60}
 
-var bench struct {
-	once sync.Once
-	dir  string
-	info gen.Info
-	err  error
-}
-
-// benchRepo generates the shared repository once per process (in a temp dir removed at exit by the OS
-// temp cleaner or the next run; benchmarks never modify it except the worktree edits they undo).
+// benchRepo generates the benchmark repository in a temp dir of b (a few seconds, before the timer starts).
 func benchRepo(b *testing.B) (string, gen.Info) {
 	b.Helper()
-	bench.once.Do(func() {
-		base, err := os.MkdirTemp("", "grove-bench-")
-		if err != nil {
-			bench.err = err
-			return
-		}
-		bench.dir, _ = filepath.EvalSymlinks(filepath.Join(base))
-		bench.dir = filepath.Join(bench.dir, "repo")
-		bench.info, bench.err = gen.Repo(bench.dir, benchShape)
-	})
-	if bench.err != nil {
-		b.Fatal(bench.err)
+	dir := filepath.Join(b.TempDir(), "repo")
+	info, err := gen.Repo(dir, benchShape)
+	if err != nil {
+		b.Fatal(err)
 	}
-	return bench.dir, bench.info
+	b.ResetTimer()
+	return dir, info
 }
 
 // modify10 edits ten tracked files and restores them when the benchmark ends.
@@ -58,9 +42,9 @@ func modify10(b *testing.B, dir string, info gen.Info) {
 }
 
 func BenchmarkStatus(b *testing.B) {
+	dir, info := benchRepo(b)
 	for _, name := range []string{"clean", "10modified"} {
 		b.Run(name, func(b *testing.B) {
-			dir, info := benchRepo(b)
 			if name == "10modified" {
 				modify10(b, dir, info)
 			}

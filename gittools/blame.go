@@ -42,12 +42,12 @@ type BlameLine struct {
 const maxBlameLines = 2000
 
 func (r *Repos) addBlame(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{
+	scope.AddTool(s, &mcp.Tool{
 		Name:        "git_blame",
 		Title:       "Git blame",
 		Description: "Show which commit last changed each line of a committed file (at revision, default HEAD); limit with start_line/end_line.",
 		Annotations: readOnlyTool(),
-	}, scope.Tool(r.opts.Scope, r.blameTool))
+	}, r.opts.Scope, r.blameTool)
 }
 
 func (r *Repos) blameTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in BlameArgs) (*mcp.CallToolResult, BlameOut, error) {

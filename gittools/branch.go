@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/roots"
@@ -35,12 +34,12 @@ type BranchInfo struct {
 }
 
 func (r *Repos) addBranch(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{
+	scope.AddTool(s, &mcp.Tool{
 		Name:        "git_branch",
 		Title:       "Git branches",
 		Description: "List local, remote or all branches with the commit each points at; the current branch is marked with *.",
 		Annotations: readOnlyTool(),
-	}, scope.Tool(r.opts.Scope, r.branch))
+	}, r.opts.Scope, r.branch)
 }
 
 func (r *Repos) branch(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in BranchArgs) (*mcp.CallToolResult, BranchOut, error) {
@@ -114,5 +113,3 @@ func (rp *repo) branches(local, remote bool) (BranchOut, error) {
 	})
 	return out, err
 }
-
-var _ storer.ReferenceIter

@@ -1,10 +1,6 @@
 package gittools
 
-import (
-	"path/filepath"
-
-	"github.com/go-git/go-git/v5/plumbing"
-)
+import "github.com/go-git/go-git/v5/plumbing"
 
 // derived holds what is computed from the repository state and dropped when it changes (see repo.refresh).
 type derived struct {
@@ -31,7 +27,7 @@ func (rp *repo) index() (*gitIndex, error) {
 	if rp.derived.index != nil {
 		return rp.derived.index, nil
 	}
-	idx, err := readIndex(filepath.Join(rp.gitDir, "index"))
+	idx, err := readIndex(rp.gitDir, "index")
 	if err != nil {
 		return nil, err
 	}

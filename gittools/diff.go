@@ -33,7 +33,8 @@ type DiffOut struct {
 // DiffFile is one changed file.
 type DiffFile struct {
 	Path    string `json:"path"`
-	Status  string `json:"status" jsonschema:"A added, D deleted, M modified, T type changed"`
+	OldPath string `json:"old_path,omitempty" jsonschema:"for a rename: the path before"`
+	Status  string `json:"status" jsonschema:"A added, D deleted, M modified, R renamed (identical content), T type changed"`
 	Added   int    `json:"added"`
 	Deleted int    `json:"deleted"`
 	Binary  bool   `json:"binary,omitempty"`
@@ -48,14 +49,14 @@ const (
 )
 
 func (r *Repos) addDiff(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{
+	scope.AddTool(s, &mcp.Tool{
 		Name:  "git_diff",
 		Title: "Git diff",
 		Description: "Show changes as a unified diff: by default unstaged changes (worktree vs index); staged=true " +
 			"for index vs HEAD; target=REV for REV vs the worktree, or target=A..B between two commits. Binary files " +
 			"are named, not dumped; long patches are cut at 100 KB with a note (use path or stat_only).",
 		Annotations: readOnlyTool(),
-	}, scope.Tool(r.opts.Scope, r.diffTool))
+	}, r.opts.Scope, r.diffTool)
 }
 
 func (r *Repos) diffTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in DiffArgs) (*mcp.CallToolResult, DiffOut, error) {

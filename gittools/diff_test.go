@@ -51,6 +51,9 @@ func TestDiffMatchesGit(t *testing.T) {
 		{"context 5", DiffArgs{ContextLines: &five}, []string{"-U5"}},
 		{"path", DiffArgs{Path: "long.txt"}, []string{"--", "long.txt"}},
 		{"path absolute", DiffArgs{Path: f.dir + "/code.go"}, []string{"--", "code.go"}},
+		{"path deleted file", DiffArgs{Path: "gone.txt"}, []string{"--", "gone.txt"}},
+		{"path staged", DiffArgs{Staged: true, Path: "noeol.txt"}, []string{"--cached", "--", "noeol.txt"}},
+		{"path target", DiffArgs{Target: "HEAD~1", Path: "a.txt"}, []string{"HEAD~1", "--", "a.txt"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res, _, err := r.diffTool(testCtx(t), nil, sc, tt.in)

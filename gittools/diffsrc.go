@@ -11,7 +11,7 @@ import (
 
 // changesWorktree lists index → worktree changes (git diff), and the unmerged paths, under limit.
 func (rp *repo) changesWorktree(ctx context.Context, idx *gitIndex, limit string) ([]change, []string, error) {
-	wt, err := rp.scanWorktree(ctx, idx, false, nil)
+	wt, err := rp.scanChanged(ctx, idx, limit)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -32,6 +32,14 @@ func (rp *repo) changesWorktree(ctx context.Context, idx *gitIndex, limit string
 	}
 	sortChanges(out)
 	return out, unmergedUnder(idx, limit), nil
+}
+
+// scanChanged finds the tracked files changed in the worktree: under limit only when one is given.
+func (rp *repo) scanChanged(ctx context.Context, idx *gitIndex, limit string) (*wtScan, error) {
+	if limit != "" {
+		return rp.scanTracked(ctx, idx, limit)
+	}
+	return rp.scanWorktree(ctx, idx, false, nil)
 }
 
 // changesStaged lists HEAD → index changes (git diff --cached) under limit.
@@ -61,7 +69,7 @@ func (rp *repo) changesStaged(ctx context.Context, idx *gitIndex, limit string) 
 		out = append(out, change{path: p, from: from, to: indexSide(idx, p)})
 	}
 	sortChanges(out)
-	return out, unmergedUnder(idx, limit), nil
+	return pairExactRenames(out), unmergedUnder(idx, limit), nil
 }
 
 // changesTreeWorktree lists tree → worktree changes (git diff <rev>) for tracked files under limit.
@@ -70,7 +78,7 @@ func (rp *repo) changesTreeWorktree(ctx context.Context, idx *gitIndex, tree plu
 	if err != nil {
 		return nil, err
 	}
-	wt, err := rp.scanWorktree(ctx, idx, false, nil)
+	wt, err := rp.scanChanged(ctx, idx, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +151,11 @@ const maxDiffFile = 8 << 20
 
 // load reads both sides of c.
 func (rp *repo) load(c change) (filePatch, error) {
-	from, err := rp.loadSide(c.path, c.from)
+	oldPath := c.path
+	if c.oldPath != "" {
+		oldPath = c.oldPath
+	}
+	from, err := rp.loadSide(oldPath, c.from)
 	if err != nil {
 		return filePatch{}, err
 	}

@@ -20,6 +20,7 @@ type entry struct {
 // change is one changed path.
 type change struct {
 	path     string
+	oldPath  string // set for a rename: the path on the from side
 	from, to entry
 }
 
@@ -39,7 +40,7 @@ func (rp *repo) diffTrees(ctx context.Context, a, b plumbing.Hash, limit string)
 	var out []change
 	err := rp.diffTreesAt(ctx, "", a, b, limit, &out)
 	sortChanges(out)
-	return out, err
+	return pairExactRenames(out), err
 }
 
 func (rp *repo) diffTreesAt(ctx context.Context, dir string, a, b plumbing.Hash, limit string, out *[]change) error {

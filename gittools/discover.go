@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/grove-mcp/grove/roots"
 )
+
+var errRepoPathRequired = errors.New("repo_path is required when there is more than one root")
 
 // found is a repository located inside the roots, before it is opened.
 type found struct {
@@ -25,6 +26,9 @@ type found struct {
 // discover finds the repository containing repoPath, walking up but never above the root that holds it, and
 // refuses it unless the git dir, commondir, alternates and core.worktree all lie inside sc.
 func (r *Repos) discover(sc *roots.Scope, repoPath string) (found, error) {
+	if repoPath == "" && len(sc.Roots()) > 1 {
+		return found{}, errRepoPathRequired
+	}
 	start, top, ok := startDir(sc, repoPath)
 	if !ok {
 		return found{}, errNoRepo(repoPath)
@@ -77,18 +81,18 @@ func startDir(sc *roots.Scope, repoPath string) (start, top string, ok bool) {
 
 // checkRepo validates the repository whose worktree is dir and whose .git entry is described by fi.
 func checkRepo(sc *roots.Scope, dir string, fi os.FileInfo) (found, bool) {
-	gitDir, ok := gitDirOf(dir, fi)
+	gitDir, ok := gitDirOf(sc, dir, fi)
 	if !ok || !sc.ContainsReal(gitDir) {
 		return found{}, false
 	}
 	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
 		return found{}, false
 	}
-	commonDir, ok := commonDirOf(gitDir)
+	commonDir, ok := commonDirOf(sc, gitDir)
 	if !ok || !sc.ContainsReal(commonDir) {
 		return found{}, false
 	}
-	if !alternatesInside(sc, filepath.Join(commonDir, "objects"), 0) {
+	if objects := filepath.Join(commonDir, "objects"); !sc.ContainsReal(objects) || !alternatesInside(sc, objects, 0) {
 		return found{}, false
 	}
 	if !worktreeConfigOK(sc, dir, gitDir, commonDir) {
@@ -102,10 +106,10 @@ func checkRepo(sc *roots.Scope, dir string, fi os.FileInfo) (found, bool) {
 }
 
 // gitDirOf follows a `.git` directory, symlink or `gitdir:` file to the real git dir.
-func gitDirOf(dir string, fi os.FileInfo) (string, bool) {
+func gitDirOf(sc *roots.Scope, dir string, fi os.FileInfo) (string, bool) {
 	p := filepath.Join(dir, ".git")
 	if fi.Mode().IsRegular() {
-		line, ok := firstLine(p)
+		line, ok := firstLine(sc, p)
 		target, found := strings.CutPrefix(line, "gitdir: ")
 		if !ok || !found || target == "" {
 			return "", false
@@ -126,12 +130,12 @@ func gitDirOf(dir string, fi os.FileInfo) (string, bool) {
 }
 
 // commonDirOf reads the commondir file of a linked worktree's git dir.
-func commonDirOf(gitDir string) (string, bool) {
+func commonDirOf(sc *roots.Scope, gitDir string) (string, bool) {
 	p := filepath.Join(gitDir, "commondir")
 	if _, err := os.Lstat(p); err != nil {
 		return gitDir, true
 	}
-	line, ok := firstLine(p)
+	line, ok := firstLine(sc, p)
 	if !ok || line == "" {
 		return "", false
 	}
@@ -147,7 +151,7 @@ const maxAlternateDepth = 5
 
 // alternatesInside reports whether every alternate object directory (recursively) lies inside sc.
 func alternatesInside(sc *roots.Scope, objects string, depth int) bool {
-	data, err := readSmall(filepath.Join(objects, "info", "alternates"))
+	data, err := readSmall(sc, filepath.Join(objects, "info", "alternates"))
 	if err != nil {
 		return os.IsNotExist(err)
 	}
@@ -174,7 +178,7 @@ func alternatesInside(sc *roots.Scope, objects string, depth int) bool {
 // worktreeConfigOK accepts a core.worktree setting only when it names dir itself (inside sc).
 func worktreeConfigOK(sc *roots.Scope, dir, gitDir, commonDir string) bool {
 	for _, p := range []string{filepath.Join(commonDir, "config"), filepath.Join(gitDir, "config.worktree")} {
-		data, err := readSmall(p)
+		data, err := readSmall(sc, p)
 		if err != nil {
 			if os.IsNotExist(err) {
 				continue
@@ -198,53 +202,4 @@ func worktreeConfigOK(sc *roots.Scope, dir, gitDir, commonDir string) bool {
 		}
 	}
 	return true
-}
-
-// maxMetaFile bounds what we read of git's small metadata files (.git, commondir, alternates, config).
-const maxMetaFile = 1 << 20
-
-// readSmall reads a regular file of at most maxMetaFile bytes; anything else is an error.
-func readSmall(p string) ([]byte, error) {
-	fi, err := os.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		// a symlinked config is common enough (dotfile managers); follow it, but only to a regular file
-		if fi, err = os.Stat(p); err != nil || !fi.Mode().IsRegular() {
-			return nil, errNotRegularMeta
-		}
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxMetaFile))
-}
-
-func firstLine(p string) (string, bool) {
-	data, err := readSmall(p)
-	if err != nil {
-		return "", false
-	}
-	line, _, _ := strings.Cut(string(data), "\n")
-	return strings.TrimSpace(line), true
-}
-
-var errNotRegularMeta = errors.New("not a regular file")
-
-// IsRepo reports whether dir (absolute) is inside a git worktree: dir or a parent holds a .git directory, or a
-// .git file naming one. It looks only at the file system; the tools still refuse repositories whose git dir,
-// commondir or alternates lie outside the roots of the request.
-func (r *Repos) IsRepo(dir string) bool {
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			_, ok := gitDirOf(d, fi)
-			return ok
-		}
-		if d == filepath.Dir(d) {
-			return false
-		}
-	}
 }

@@ -29,6 +29,8 @@ type LogArgs struct {
 type LogOut struct {
 	Commits []CommitInfo `json:"commits" jsonschema:"newest first (committer time), like git log"`
 	More    bool         `json:"more,omitempty" jsonschema:"max_count was reached: older matching commits may exist"`
+	Scanned int          `json:"scanned,omitempty" jsonschema:"set when the walk stopped at its budget: commits examined"`
+	Resume  string       `json:"resume,omitempty" jsonschema:"set when the walk stopped at its budget: pass as revision to continue"`
 }
 
 // CommitInfo summarises one commit.
@@ -47,13 +49,13 @@ const (
 )
 
 func (r *Repos) addLog(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{
+	scope.AddTool(s, &mcp.Tool{
 		Name:  "git_log",
 		Title: "Git log",
 		Description: "Show commits newest first, one line each (short hash, date, author, subject), like " +
 			"`git log --oneline`. Filter by path (git's default history simplification), author, date and message.",
 		Annotations: readOnlyTool(),
-	}, scope.Tool(r.opts.Scope, r.logTool))
+	}, r.opts.Scope, r.logTool)
 }
 
 func (r *Repos) logTool(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in LogArgs) (*mcp.CallToolResult, LogOut, error) {
@@ -81,6 +83,10 @@ func formatLog(out LogOut, q logQuery) string {
 	}
 	if len(out.Commits) == 0 {
 		b.WriteString("no commits\n")
+	}
+	if out.Resume != "" {
+		fmt.Fprintf(&b, "… stopped after examining %d commits without filling max_count; pass revision=%s to continue the search\n",
+			out.Scanned, out.Resume[:12])
 	}
 	if out.More {
 		fmt.Fprintf(&b, "… stopped at max_count=%d; pass a larger max_count, or revision=%s~1 for older commits\n",

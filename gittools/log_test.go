@@ -108,3 +108,20 @@ func TestLogText(t *testing.T) {
 		t.Errorf("text = %q, want prefix %q and a note", got, want)
 	}
 }
+
+func TestLogStopsAtItsBudget(t *testing.T) {
+	f := historyFixture(t)
+	r, sc := f.repos()
+	defer func(n int) { maxScan = n }(maxScan)
+	maxScan = 4
+	res, out, err := r.logTool(testCtx(t), nil, sc, LogArgs{Author: "nobody"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Scanned != 4 || out.Resume == "" || !strings.Contains(resultText(res), "revision="+out.Resume[:12]) {
+		t.Errorf("budget stop: scanned %d resume %q text %q", out.Scanned, out.Resume, resultText(res))
+	}
+	if _, _, err := r.logTool(testCtx(t), nil, sc, LogArgs{Author: "nobody", Revision: out.Resume}); err != nil {
+		t.Errorf("resuming: %v", err)
+	}
+}

@@ -103,13 +103,20 @@ func (rp *repo) log(ctx context.Context, q logQuery) (LogOut, error) {
 		if q.progress != nil && n > 0 && n%progressEveryCommits == 0 {
 			q.progress(n)
 		}
+		if n == maxScan && w.queue.Len() > 0 {
+			out.Scanned, out.Resume = n, w.queue[0].c.Hash.String()
+			return out, nil
+		}
 		c, err := w.next(ctx)
 		if err != nil || c == nil {
 			return out, err
 		}
+		if !q.since.IsZero() && c.Committer.When.Before(q.since) {
+			continue // like git: older than --since, and its parents are not walked
+		}
 		show, parents := true, c.ParentHashes
 		if lookup != nil {
-			if show, parents, err = rp.simplify(lookup, c, q.path); err != nil {
+			if show, parents, err = rp.simplify(w, lookup, c, q.path); err != nil {
 				return out, err
 			}
 		}
@@ -125,6 +132,10 @@ func (rp *repo) log(ctx context.Context, q logQuery) (LogOut, error) {
 		}
 	}
 }
+
+// maxScan bounds one walk: a filter that matches nothing in a long history (a rarely touched path, an author
+// who never committed) must not hold the repository for minutes; the answer says where to resume.
+var maxScan = 200_000 // a variable so tests can lower it
 
 // progressEveryCommits is how many commits pass between progress notifications in a walk.
 const progressEveryCommits = 2000
@@ -158,7 +169,7 @@ func (rp *repo) startWalk(from, hide string) (*walker, error) {
 // simplify applies git's default history simplification for one path: a commit is shown unless it is
 // TREESAME (same entry at path) to a parent; when it is, only the first such parent is followed.
 // A root commit is shown when the path exists in it.
-func (rp *repo) simplify(l *treeLookup, c *object.Commit, p string) (bool, []plumbing.Hash, error) {
+func (rp *repo) simplify(w *walker, l *treeLookup, c *object.Commit, p string) (bool, []plumbing.Hash, error) {
 	me, err := l.find(c.TreeHash, p)
 	if err != nil {
 		return false, nil, err
@@ -167,7 +178,7 @@ func (rp *repo) simplify(l *treeLookup, c *object.Commit, p string) (bool, []plu
 		return me.found, nil, nil
 	}
 	for _, ph := range c.ParentHashes {
-		pc, err := rp.git.CommitObject(ph)
+		pc, err := w.commit(ph)
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
 			continue // shallow clone boundary
 		}

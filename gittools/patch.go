@@ -53,6 +53,9 @@ func writeFilePatch(b *bytes.Buffer, fp filePatch, ctx int) patchStat {
 	case from.mode != to.mode:
 		fmt.Fprintf(b, "old mode %06o\nnew mode %06o\n", uint32(from.mode), uint32(to.mode))
 	}
+	if oldName != newName {
+		fmt.Fprintf(b, "similarity index 100%%\nrename from %s\nrename to %s\n", quotePath(oldName), quotePath(newName))
+	}
 	if from.hash == to.hash && from.mode != 0 && to.mode != 0 {
 		return patchStat{}
 	}

@@ -18,7 +18,7 @@ func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, stat
 				return out, "", err
 			}
 		}
-		f := DiffFile{Path: c.path, Status: statusOf(c)}
+		f := DiffFile{Path: c.path, OldPath: c.oldPath, Status: statusOf(c)}
 		if out.Truncated {
 			f.Omitted = true
 			out.Files = append(out.Files, f)
@@ -29,7 +29,7 @@ func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, stat
 		if err != nil {
 			return out, "", fmt.Errorf("reading %s: %w", quotePath(c.path), err)
 		}
-		if fp.from.mode == fp.to.mode && fp.from.hash == fp.to.hash {
+		if fp.from.mode == fp.to.mode && fp.from.hash == fp.to.hash && c.oldPath == "" {
 			continue // stat-dirty but unchanged
 		}
 		one.Reset()
@@ -57,6 +57,8 @@ func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, stat
 
 func statusOf(c change) string {
 	switch {
+	case c.oldPath != "":
+		return "R"
 	case c.from.mode == 0:
 		return "A"
 	case c.to.mode == 0 && !c.to.wt:

@@ -8,10 +8,14 @@ package gittools
 //	rp.git      // *git.Repository: storage opened with KeepDescriptors, worktree = osfs BoundOS on rp.worktree
 //	rp.worktree // absolute real path of the worktree
 //	rp.gitDir   // absolute real path of the git dir (.git, or the gitdir: target of a .git file)
-//	rp.loc      // the worktree as a roots.Loc: rp.loc.FS() + rp.rel(p) for os.Root-confined file I/O
-//	rp.file(sc, p) // a path argument (relative to the worktree, absolute, or file:// URI) -> slash path relative to the worktree
-//	rp.resolve(rev) // a validated revision -> commit hash
-//	r.Invalidate(worktree) // the watcher, or a write tool after changing the index/refs, drops derived caches
+//	rp.loc      // the worktree as a roots.Loc: rp.loc.Join(rel).OpenFile()/Lstat() for os.Root-confined file I/O
+//	rp.repoRel(sc, p) // a path argument (relative to the worktree, absolute, or file:// URI) -> slash path relative
+//	                  // to the worktree ("" = the worktree); escapes and .git get the roots' not-found error
+//	rp.resolve(rev)   // validRevision + resolution (short hashes by .idx binary search) -> commit hash
+//	rp.commit(rev), rp.headCommit() // *object.Commit (headCommit: nil on an unborn branch)
+//	rp.index()        // the parsed .git/index (cached until it changes); rp.status(ctx, nil) the full status
+//	validRefName(name) // refname.go: git check-ref-format rules plus no leading '-' and not "HEAD"
+//	r.Invalidate(worktree) // the watcher drops derived caches (a stale cache is also caught by stat on open)
 //
 // The lock is held for the whole operation because go-git is not safe for concurrent use (go-git/go-git#48).
 // Write tools must call rp.changed() after writing the index, HEAD or refs (cheap; invalidates status caches).
@@ -31,6 +35,7 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 
+	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
 )
 
@@ -55,9 +60,10 @@ type repo struct {
 	loc       roots.Loc
 
 	stamp   stamp   // stat data of index/HEAD/refs when the derived caches were filled
-	derived derived // caches rebuilt when stamp changes (parsed index, status stat cache, short-hash idx)
+	derived derived // caches rebuilt when stamp changes (the parsed index)
 	warmed  bool
 	hashes  map[string]wtHash // worktree blob hashes by path, kept across index changes
+	matcher *ignore.Matcher   // built on first status; see ignoreMatcher
 }
 
 // open resolves repoPath through sc, finds the repository by walking up from it (never above its root), checks
@@ -78,6 +84,10 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 	}
 	rp.mu.Lock()
 	rp.loc = d.loc
+	if rp.git == nil { // closed since cached returned it
+		rp.mu.Unlock()
+		return nil, nil, errNoRepo(repoPath)
+	}
 	if err := rp.refresh(); err != nil {
 		rp.mu.Unlock()
 		r.log.Debug("refreshing repository failed", "repo", repoPath, "err", err)
@@ -156,14 +166,21 @@ func (rp *repo) refresh() error {
 		}
 	}
 	rp.stamp = now
-	rp.derived = derived{}
+	rp.dropDerived()
 	return nil
 }
 
 // changed drops every derived cache; write tools call it after writing the index, HEAD or refs.
 func (rp *repo) changed() {
 	rp.stamp = stamp{packs: rp.stamp.packs}
+	rp.dropDerived()
+}
+
+func (rp *repo) dropDerived() {
 	rp.derived = derived{}
+	if rp.matcher != nil {
+		rp.matcher.Invalidate()
+	}
 }
 
 // Invalidate drops the derived caches of the repository whose worktree is (or contains) worktree.

@@ -48,26 +48,45 @@ func (rp *repo) resolve(rev string) (plumbing.Hash, error) {
 	return rp.peelCommit(h, rev)
 }
 
-// resolveAny resolves rev to an object hash without peeling.
+// resolveAny resolves rev to an object hash without peeling. Hex strings are hashes (full, or abbreviated to
+// at least minShortHash digits, found by binary search over the pack indexes) unless a ref has that name;
+// everything else goes to go-git's revision parser.
 func (rp *repo) resolveAny(rev string) (plumbing.Hash, error) {
-	if isHex(rev) && len(rev) >= minShortHash && len(rev) < 40 {
-		h, err := rp.resolveShort(rev)
-		if err == nil || !errors.Is(err, errNoObject) {
-			return h, err
+	if !isHex(rev) {
+		h, err := rp.git.ResolveRevision(plumbing.Revision(rev))
+		if err != nil {
+			return plumbing.ZeroHash, errUnknownRevision(rev)
 		}
-		// not an object: maybe a branch named like hex; fall through
+		return *h, nil
 	}
-	if isHex(rev) && len(rev) == 40 {
+	if h, ok := rp.refByName(rev); ok {
+		return h, nil
+	}
+	switch {
+	case len(rev) == 40:
 		h := plumbing.NewHash(rev)
 		if _, err := rp.git.Storer.EncodedObject(plumbing.AnyObject, h); err == nil {
 			return h, nil
 		}
+	case len(rev) >= minShortHash:
+		h, err := rp.resolveShort(rev)
+		if !errors.Is(err, errNoObject) {
+			return h, err
+		}
 	}
-	h, err := rp.git.ResolveRevision(plumbing.Revision(rev))
-	if err != nil {
-		return plumbing.ZeroHash, errUnknownRevision(rev)
+	return plumbing.ZeroHash, errUnknownRevision(rev)
+}
+
+// refByName looks rev up the way git does for a ref name: as given, then under refs/, refs/tags/,
+// refs/heads/ and refs/remotes/.
+func (rp *repo) refByName(rev string) (plumbing.Hash, bool) {
+	for _, prefix := range []string{"", "refs/", "refs/tags/", "refs/heads/", "refs/remotes/"} {
+		ref, err := rp.git.Reference(plumbing.ReferenceName(prefix+rev), true)
+		if err == nil {
+			return ref.Hash(), true
+		}
 	}
-	return *h, nil
+	return plumbing.ZeroHash, false
 }
 
 // peelCommit follows annotated tags from h to a commit.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 )
 
@@ -50,6 +51,16 @@ func TestRefusesRepositoriesOutsideTheRoots(t *testing.T) {
 			os.WriteFile(filepath.Join(f.dir, ".git", "commondir"), []byte(outside+"\n"), 0o644)
 			return f.dir, f.dir
 		}},
+		{"objects symlinked outside", func(f *fixture, outside string) (string, string) {
+			os.Rename(filepath.Join(f.dir, ".git", "objects"), filepath.Join(outside, "objects"))
+			os.Symlink(filepath.Join(outside, "objects"), filepath.Join(f.dir, ".git", "objects"))
+			return f.dir, f.dir
+		}},
+		{"config symlinked outside", func(f *fixture, outside string) (string, string) {
+			os.Rename(filepath.Join(f.dir, ".git", "config"), filepath.Join(outside, "config"))
+			os.Symlink(filepath.Join(outside, "config"), filepath.Join(f.dir, ".git", "config"))
+			return f.dir, f.dir
+		}},
 		{"repo_path outside", func(f *fixture, outside string) (string, string) {
 			return f.dir, outside
 		}},
@@ -79,6 +90,21 @@ func TestRefusesRepositoriesOutsideTheRoots(t *testing.T) {
 				t.Errorf("refusal reads %q, a missing path %q: they must not differ", got, want)
 			}
 		})
+	}
+}
+
+func TestIndexSymlinkedOutsideIsNotRead(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a\n")
+	f.commit("initial")
+	outside := filepath.Join(filepath.Dir(f.dir), "outside")
+	os.MkdirAll(outside, 0o755)
+	os.Rename(filepath.Join(f.dir, ".git", "index"), filepath.Join(outside, "index"))
+	os.Symlink(filepath.Join(outside, "index"), filepath.Join(f.dir, ".git", "index"))
+	r, sc := f.repos()
+	_, _, err := r.status(testCtx(t), nil, sc, StatusArgs{})
+	if err == nil || strings.Contains(err.Error(), outside) {
+		t.Errorf("status with an index symlinked outside: err = %v, want a refusal not naming the target", err)
 	}
 }
 
@@ -141,12 +167,14 @@ func TestSymlinkedDirectoryIsNotFollowed(t *testing.T) {
 	os.RemoveAll(filepath.Join(f.dir, "dir"))
 	os.Symlink(outside, filepath.Join(f.dir, "dir"))
 	r, sc := f.repos()
-	res, _, err := r.diffTool(testCtx(t), nil, sc, DiffArgs{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text := resultText(res); strings.Contains(text, "SECRET") || !strings.Contains(text, "deleted file mode") {
-		t.Errorf("diff through a symlinked dir:\n%s", text)
+	for _, p := range []string{"", "dir", "dir/file.txt"} {
+		res, _, err := r.diffTool(testCtx(t), nil, sc, DiffArgs{Path: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := resultText(res); strings.Contains(text, "SECRET") || !strings.Contains(text, "deleted file mode") {
+			t.Errorf("diff (path %q) through a symlinked dir:\n%s", p, text)
+		}
 	}
 	if diff := gitStatus(f); strings.Join(diff, "\n") != strings.Join(statusLines(t, f), "\n") {
 		t.Errorf("status differs from git: git %q grove %q", diff, statusLines(t, f))
@@ -167,5 +195,21 @@ func TestValidRefName(t *testing.T) {
 		if err := validRefName(tt.name); (err == nil) != tt.ok {
 			t.Errorf("validRefName(%q) = %v, want ok=%v", tt.name, err, tt.ok)
 		}
+	}
+}
+
+func TestRepoPathRequiredWithSeveralRoots(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a\n")
+	f.commit("initial")
+	other := t.TempDir()
+	sc := scopeOf(t, f.dir, other)
+	r := New(Options{Scope: scope.Static(sc)})
+	defer r.Close()
+	if _, _, err := r.status(testCtx(t), nil, sc, StatusArgs{}); err == nil || !strings.Contains(err.Error(), "repo_path is required") {
+		t.Errorf("err = %v, want repo_path required", err)
+	}
+	if _, _, err := r.status(testCtx(t), nil, sc, StatusArgs{RepoPath: roots.URI(f.dir)}); err != nil {
+		t.Errorf("with a file:// repo_path: %v", err)
 	}
 }

@@ -22,11 +22,17 @@ var errNoObject = errors.New("no object with that prefix")
 // (about log2(n) 20-byte reads per pack instead of go-git's linear scan) and a listing of the loose fan-out dir.
 func (rp *repo) resolveShort(prefix string) (plumbing.Hash, error) {
 	prefix = strings.ToLower(prefix)
+	objects, err := os.OpenRoot(filepath.Join(rp.commonDir, "objects"))
+	if err != nil {
+		return plumbing.ZeroHash, errNoObject
+	}
+	defer objects.Close()
 	seen := map[plumbing.Hash]bool{}
-	objects := filepath.Join(rp.commonDir, "objects")
-	packs, _ := filepath.Glob(filepath.Join(objects, "pack", "pack-*.idx"))
-	for _, idx := range packs {
-		hs, err := idxPrefix(idx, prefix)
+	for _, name := range listDir(objects, "pack") {
+		if !strings.HasPrefix(name, "pack-") || !strings.HasSuffix(name, ".idx") {
+			continue
+		}
+		hs, err := idxPrefix(objects, "pack/"+name, prefix)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("reading pack index: %w", err)
 		}
@@ -34,8 +40,10 @@ func (rp *repo) resolveShort(prefix string) (plumbing.Hash, error) {
 			seen[h] = true
 		}
 	}
-	for _, h := range looseWithPrefix(objects, prefix) {
-		seen[h] = true
+	for _, name := range listDir(objects, prefix[:2]) {
+		if n := prefix[:2] + name; len(n) == 40 && isHex(n) && strings.HasPrefix(n, prefix) {
+			seen[plumbing.NewHash(n)] = true
+		}
 	}
 	switch len(seen) {
 	case 0:
@@ -48,9 +56,20 @@ func (rp *repo) resolveShort(prefix string) (plumbing.Hash, error) {
 	return plumbing.ZeroHash, fmt.Errorf("short hash %q is ambiguous", prefix)
 }
 
+// listDir lists the names in dir of root, or nothing.
+func listDir(root *os.Root, dir string) []string {
+	f, err := root.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	return names
+}
+
 // idxPrefix returns up to two hashes in a version-2 pack index that start with prefix.
-func idxPrefix(path, prefix string) ([]plumbing.Hash, error) {
-	f, err := os.Open(path)
+func idxPrefix(root *os.Root, name, prefix string) ([]plumbing.Hash, error) {
+	f, err := root.Open(name)
 	if err != nil {
 		return nil, err
 	}
@@ -72,35 +91,20 @@ func idxPrefix(path, prefix string) ([]plumbing.Hash, error) {
 	lo, hi := fan(int(first[0])-1), fan(int(first[0]))
 	var buf [20]byte
 	var readErr error
-	name := func(i int) string {
+	entry := func(i int) string {
 		if _, err := f.ReadAt(buf[:], int64(len(head)+20*i)); err != nil {
 			readErr = err
 		}
 		return hex.EncodeToString(buf[:])
 	}
-	i := lo + sort.Search(hi-lo, func(k int) bool { return name(lo+k) >= prefix })
+	i := lo + sort.Search(hi-lo, func(k int) bool { return entry(lo+k) >= prefix })
 	var out []plumbing.Hash
 	for ; i < hi && len(out) < 2; i++ {
-		n := name(i)
+		n := entry(i)
 		if !strings.HasPrefix(n, prefix) {
 			break
 		}
 		out = append(out, plumbing.NewHash(n))
 	}
 	return out, readErr
-}
-
-// looseWithPrefix lists loose objects whose hash starts with prefix.
-func looseWithPrefix(objects, prefix string) []plumbing.Hash {
-	ents, err := os.ReadDir(filepath.Join(objects, prefix[:2]))
-	if err != nil {
-		return nil
-	}
-	var out []plumbing.Hash
-	for _, e := range ents {
-		if n := prefix[:2] + e.Name(); len(n) == 40 && isHex(n) && strings.HasPrefix(n, prefix) {
-			out = append(out, plumbing.NewHash(n))
-		}
-	}
-	return out
 }

@@ -33,13 +33,13 @@ type ShowOut struct {
 }
 
 func (r *Repos) addShow(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{
+	scope.AddTool(s, &mcp.Tool{
 		Name:  "git_show",
 		Title: "Git show",
 		Description: "Show a commit: header, message and patch against its first parent (a root commit against the " +
 			"empty tree). With path, show that file's content at the revision instead (binary files are described, not dumped).",
 		Annotations: readOnlyTool(),
-	}, scope.Tool(r.opts.Scope, r.showTool))
+	}, r.opts.Scope, r.showTool)
 }
 
 func (r *Repos) showTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in ShowArgs) (*mcp.CallToolResult, ShowOut, error) {

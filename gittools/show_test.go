@@ -28,6 +28,34 @@ func TestShowMatchesGit(t *testing.T) {
 	}
 }
 
+func TestExactRenamesMatchGit(t *testing.T) {
+	f := historyFixture(t)
+	f.git("mv", "README", "README.md")
+	f.git("commit", "-q", "-m", "staged rename")
+	f.git("mv", "other.txt", "docs.txt")
+	r, sc := f.repos()
+	res, _, err := r.showTool(testCtx(t), nil, sc, ShowArgs{Revision: "HEAD~3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(f.git("show", "HEAD~3"), resultText(res)); diff != "" {
+		t.Errorf("show of a rename (-git +grove):\n%s", diff)
+	}
+	for _, in := range []DiffArgs{{Target: "HEAD~1..HEAD"}, {Staged: true}} {
+		res, _, err := r.diffTool(testCtx(t), nil, sc, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"diff", "HEAD~1", "HEAD"}
+		if in.Staged {
+			args = []string{"diff", "--cached"}
+		}
+		if diff := cmp.Diff(f.git(args...), resultText(res)); diff != "" {
+			t.Errorf("diff %+v with renames (-git +grove):\n%s", in, diff)
+		}
+	}
+}
+
 func TestShowFile(t *testing.T) {
 	f := historyFixture(t)
 	f.write("bin.dat", "\x00binary")

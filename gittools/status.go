@@ -20,18 +20,23 @@ type StatusArgs struct {
 
 // StatusOut is the structured result of git_status.
 type StatusOut struct {
-	Branch    string        `json:"branch" jsonschema:"current branch, or HEAD when detached"`
-	Detached  bool          `json:"detached,omitempty"`
-	Unborn    bool          `json:"unborn,omitempty" jsonschema:"the branch has no commits yet"`
-	Entries   []StatusEntry `json:"entries" jsonschema:"changed, unmerged and untracked paths"`
-	Clean     bool          `json:"clean"`
-	Total     int           `json:"total" jsonschema:"number of entries before truncation"`
-	Truncated bool          `json:"truncated,omitempty"`
+	Branch       string        `json:"branch" jsonschema:"current branch, or HEAD when detached"`
+	Detached     bool          `json:"detached,omitempty"`
+	Unborn       bool          `json:"unborn,omitempty" jsonschema:"the branch has no commits yet"`
+	Upstream     string        `json:"upstream,omitempty" jsonschema:"the branch's upstream, e.g. origin/main"`
+	Ahead        int           `json:"ahead,omitempty" jsonschema:"commits on the branch not on its upstream"`
+	Behind       int           `json:"behind,omitempty" jsonschema:"commits on the upstream not on the branch"`
+	UpstreamGone bool          `json:"upstream_gone,omitempty" jsonschema:"the upstream is configured but its ref does not exist"`
+	Entries      []StatusEntry `json:"entries" jsonschema:"changed, unmerged and untracked paths"`
+	Clean        bool          `json:"clean"`
+	Total        int           `json:"total" jsonschema:"number of entries before truncation"`
+	Truncated    bool          `json:"truncated,omitempty"`
 }
 
 // StatusEntry is one line of `git status --short`.
 type StatusEntry struct {
 	Path     string `json:"path" jsonschema:"slash-separated, relative to the worktree; untracked directories end in /"`
+	OrigPath string `json:"orig_path,omitempty" jsonschema:"for a staged rename (identical content): the path before"`
 	Index    string `json:"index" jsonschema:"X column: staged change (M A D T U, or space)"`
 	Worktree string `json:"worktree" jsonschema:"Y column: unstaged change (M D T A U, or space); ?? for untracked"`
 }
@@ -40,13 +45,13 @@ type StatusEntry struct {
 const maxStatusEntries = 1000
 
 func (r *Repos) addStatus(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{
+	scope.AddTool(s, &mcp.Tool{
 		Name:  "git_status",
 		Title: "Git status",
 		Description: "Show the working tree status like `git status --short --branch`: staged (X) and unstaged (Y) " +
 			"changes, unmerged paths and untracked files (untracked directories collapsed to dir/).",
 		Annotations: readOnlyTool(),
-	}, scope.Tool(r.opts.Scope, r.status))
+	}, r.opts.Scope, r.status)
 }
 
 func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in StatusArgs) (*mcp.CallToolResult, StatusOut, error) {
@@ -68,6 +73,11 @@ func (rp *repo) status(ctx context.Context, progress func(int)) (StatusOut, erro
 	if err := rp.branchLine(&out); err != nil {
 		return out, err
 	}
+	if !out.Detached && !out.Unborn {
+		if err := rp.upstream(ctx, &out); err != nil {
+			return out, err
+		}
+	}
 	idx, err := rp.index()
 	if err != nil {
 		return out, err
@@ -80,7 +90,11 @@ func (rp *repo) status(ctx context.Context, progress func(int)) (StatusOut, erro
 	if err != nil {
 		return out, err
 	}
-	out.Entries = mergeStatus(idx, staged, wt)
+	renames, err := rp.stagedRenames(idx, staged)
+	if err != nil {
+		return out, err
+	}
+	out.Entries = mergeStatus(idx, staged, wt, renames)
 	out.Clean, out.Total = len(out.Entries) == 0, len(out.Entries)
 	if len(out.Entries) > maxStatusEntries {
 		out.Entries, out.Truncated = out.Entries[:maxStatusEntries], true
@@ -89,7 +103,7 @@ func (rp *repo) status(ctx context.Context, progress func(int)) (StatusOut, erro
 }
 
 // mergeStatus combines the columns, unmerged paths first in path order as git, then untracked.
-func mergeStatus(idx *gitIndex, staged map[string]byte, wt *wtScan) []StatusEntry {
+func mergeStatus(idx *gitIndex, staged map[string]byte, wt *wtScan, renames map[string]string) []StatusEntry {
 	cols := map[string][2]byte{}
 	for p, c := range staged {
 		v := cols[p]
@@ -111,7 +125,7 @@ func mergeStatus(idx *gitIndex, staged map[string]byte, wt *wtScan) []StatusEntr
 	sort.Strings(paths)
 	out := make([]StatusEntry, 0, len(paths)+len(wt.untracked))
 	for _, p := range paths {
-		out = append(out, StatusEntry{Path: p, Index: col(cols[p][0]), Worktree: col(cols[p][1])})
+		out = append(out, StatusEntry{Path: p, OrigPath: renames[p], Index: col(cols[p][0]), Worktree: col(cols[p][1])})
 	}
 	untracked := append([]string(nil), wt.untracked...)
 	sort.Strings(untracked)
@@ -168,15 +182,12 @@ func (rp *repo) branchLine(out *StatusOut) error {
 // formatStatus renders `git status --short --branch`.
 func formatStatus(out StatusOut) string {
 	var b strings.Builder
-	switch {
-	case out.Detached:
-		b.WriteString("## HEAD (no branch)\n")
-	case out.Unborn:
-		fmt.Fprintf(&b, "## No commits yet on %s\n", out.Branch)
-	default:
-		fmt.Fprintf(&b, "## %s\n", out.Branch)
-	}
+	b.WriteString(branchHeader(out) + "\n")
 	for _, e := range out.Entries {
+		if e.OrigPath != "" {
+			fmt.Fprintf(&b, "%s%s %s -> %s\n", e.Index, e.Worktree, quotePath(e.OrigPath), quotePath(e.Path))
+			continue
+		}
 		fmt.Fprintf(&b, "%s%s %s\n", e.Index, e.Worktree, quotePath(e.Path))
 	}
 	if out.Clean {

@@ -113,6 +113,25 @@ func mergeIgnoringFailure(f *fixture, args ...string) {
 	_ = cmd.Run()
 }
 
+func TestStatusStagedRenameMatchesGit(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "same content\n", "b.txt", "other\n", "c.txt", "dup\n", "d.txt", "dup\n")
+	f.commit("initial")
+	f.write("moved/keep", "k\n")
+	f.git("mv", "a.txt", "moved/a.txt")
+	f.git("mv", "c.txt", "c2.txt")
+	f.git("rm", "-q", "b.txt")
+	f.write("moved/a.txt", "edited after the move\n")
+	r, sc := f.repos()
+	res, _, err := r.status(testCtx(t), nil, sc, StatusArgs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(f.git("status", "--short", "--branch"), resultText(res)); diff != "" {
+		t.Errorf("status with renames (-git +grove):\n%s", diff)
+	}
+}
+
 func TestStatusFIFODoesNotHang(t *testing.T) {
 	f := newFixture(t)
 	f.write("a.txt", "a\n")
@@ -151,5 +170,38 @@ func TestStatusUnbornAndBranch(t *testing.T) {
 	}
 	if got := resultText(res); !strings.HasPrefix(got, "## No commits yet on main\nA  a.txt\n") {
 		t.Errorf("text = %q", got)
+	}
+}
+
+func TestStatusBranchHeaderMatchesGit(t *testing.T) {
+	f := historyFixture(t)
+	f.git("branch", "--set-upstream-to=side")
+	f.git("checkout", "-q", "-b", "topic", "feature")
+	f.git("branch", "--set-upstream-to=main")
+	f.write("t.txt", "t\n")
+	f.commit("topic work")
+	r, sc := f.repos()
+	for _, branch := range []string{"topic", "main"} {
+		f.git("checkout", "-q", branch)
+		res, _, err := r.status(testCtx(t), nil, sc, StatusArgs{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _, _ := strings.Cut(f.git("status", "--short", "--branch"), "\n")
+		if got, _, _ := strings.Cut(resultText(res), "\n"); got != want {
+			t.Errorf("branch header = %q, want %q", got, want)
+		}
+	}
+}
+
+func TestStatusIndexV4(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a\n", "dir/b.txt", "b\n", "dir/c.txt", "c\n")
+	f.commit("initial")
+	f.git("update-index", "--index-version", "4")
+	f.write("dir/b.txt", "changed\n", "new.txt", "n\n")
+	f.git("add", "new.txt")
+	if diff := cmp.Diff(gitStatus(f), statusLines(t, f)); diff != "" {
+		t.Errorf("status with index v4 (-git +grove):\n%s", diff)
 	}
 }

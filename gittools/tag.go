@@ -51,7 +51,7 @@ func (r *Repos) addTag(s *mcp.Server) {
 		t.Description = "List tags sorted by name, with the commit each points at."
 		t.Annotations = readOnlyTool()
 	}
-	mcp.AddTool(s, t, scope.Tool(r.opts.Scope, r.tag))
+	scope.AddTool(s, t, r.opts.Scope, r.tag)
 }
 
 func (r *Repos) tag(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in TagArgs) (*mcp.CallToolResult, TagOut, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -79,5 +78,3 @@ func isBinary(data []byte) bool {
 	}
 	return strings.IndexByte(string(data), 0) >= 0
 }
-
-var _ = utf8.Valid

@@ -16,14 +16,16 @@ type walker struct {
 	queue    commitQueue
 	seq      int
 	queued   map[plumbing.Hash]bool
-	hidden   map[plumbing.Hash]bool // uninteresting
+	hidden   map[plumbing.Hash]bool           // uninteresting
+	memo     map[plumbing.Hash]*object.Commit // parents read by simplify, reused when queued
 	ranged   bool
 	visited  int
 	maxVisit int // 0: unbounded
 }
 
 func newWalker(rp *repo) *walker {
-	return &walker{rp: rp, queued: map[plumbing.Hash]bool{}, hidden: map[plumbing.Hash]bool{}}
+	return &walker{rp: rp, queued: map[plumbing.Hash]bool{}, hidden: map[plumbing.Hash]bool{},
+		memo: map[plumbing.Hash]*object.Commit{}}
 }
 
 // push queues c unless it already is; hide marks it (and so later its ancestors) uninteresting.
@@ -49,12 +51,25 @@ func (w *walker) pushHash(h plumbing.Hash, hide bool) error {
 		}
 		return nil
 	}
-	c, err := w.rp.git.CommitObject(h)
+	c, err := w.commit(h)
 	if err != nil {
 		return err
 	}
+	delete(w.memo, h)
 	w.push(c, hide)
 	return nil
+}
+
+// commit reads a commit, or takes it from the memo.
+func (w *walker) commit(h plumbing.Hash) (*object.Commit, error) {
+	if c, ok := w.memo[h]; ok {
+		return c, nil
+	}
+	c, err := w.rp.git.CommitObject(h)
+	if err == nil {
+		w.memo[h] = c
+	}
+	return c, err
 }
 
 // next returns the next interesting commit, or nil at the end. Its parents are NOT queued: the caller

@@ -23,13 +23,15 @@ type wtScan struct {
 // files through the ignore matcher. It only lstats: content is hashed (through os.Root, never blocking) only for
 // files whose stat data differs from the index or that are racily clean.
 func (rp *repo) scanWorktree(ctx context.Context, idx *gitIndex, untracked bool, progress func(int)) (*wtScan, error) {
-	m, err := ignore.New(rp.worktree)
+	m, err := rp.ignoreMatcher()
 	if err != nil {
 		return nil, err
 	}
 	s := &wtScan{changed: map[string]byte{}}
 	seen := make([]bool, len(idx.entries))
 	dirs := idx.dirs()
+	st := rp.newStatter()
+	defer st.close()
 	n := 0
 	err = m.Walk(ctx, func(rel string, d fs.DirEntry) error {
 		if n++; progress != nil && n%progressEvery == 0 {
@@ -49,7 +51,10 @@ func (rp *repo) scanWorktree(ctx context.Context, idx *gitIndex, untracked bool,
 			seen[j] = true
 		}
 		if e := idx.entries[i]; e.stage == 0 && !e.skipWorktree {
-			if c := rp.compareFile(e, rel, d, idx); c != 0 {
+			info, err := st.lstat(rel)
+			if err != nil {
+				s.changed[rel] = 'D'
+			} else if c := rp.compareFile(e, rel, info, idx); c != 0 {
 				s.changed[rel] = c
 			}
 		}
@@ -64,6 +69,19 @@ func (rp *repo) scanWorktree(ctx context.Context, idx *gitIndex, untracked bool,
 		}
 	}
 	return s, nil
+}
+
+// ignoreMatcher returns the repository's matcher, built once: its Walk re-reads the .gitignore files it meets
+// and re-checks the index by itself; refresh invalidates it when the index changes.
+func (rp *repo) ignoreMatcher() (*ignore.Matcher, error) {
+	if rp.matcher == nil {
+		m, err := ignore.New(rp.worktree)
+		if err != nil {
+			return nil, err
+		}
+		rp.matcher = m
+	}
+	return rp.matcher, nil
 }
 
 // progressEvery is how many walked entries pass between progress notifications.
@@ -121,13 +139,9 @@ func (rp *repo) dirHasFiles(m *ignore.Matcher, rel string, depth int) bool {
 }
 
 // compareFile returns 0 if the worktree file rel matches index entry e, else 'M' or 'T'.
-func (rp *repo) compareFile(e indexEntry, rel string, d fs.DirEntry, idx *gitIndex) byte {
+func (rp *repo) compareFile(e indexEntry, rel string, info fs.FileInfo, idx *gitIndex) byte {
 	if e.intentToAdd {
 		return 'A'
-	}
-	info, err := d.Info()
-	if err != nil {
-		return 'D'
 	}
 	wm := worktreeMode(info)
 	if wm == 0 || kind(wm) != kind(e.mode) {
@@ -168,6 +182,9 @@ func racy(e indexEntry, idx *gitIndex) bool {
 	return e.mtimeS > s || e.mtimeS == s && e.mtimeNs >= ns
 }
 
+// maxHashCache bounds the remembered worktree hashes; the cache simply starts over when full.
+const maxHashCache = 1 << 17
+
 // worktreeHash hashes the worktree file rel as a blob, remembering the result for its stat data.
 func (rp *repo) worktreeHash(rel string, info fs.FileInfo, m filemode.FileMode) (plumbing.Hash, error) {
 	key := keyOf(info)
@@ -178,7 +195,7 @@ func (rp *repo) worktreeHash(rel string, info fs.FileInfo, m filemode.FileMode) 
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	if rp.hashes == nil {
+	if rp.hashes == nil || len(rp.hashes) >= maxHashCache {
 		rp.hashes = map[string]wtHash{}
 	}
 	rp.hashes[rel] = wtHash{st: key, hash: h}

@@ -52,10 +52,12 @@ func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope
 			return nil, AddOut{}, err
 		}
 	}
-	if err := st.ix.save(); err != nil {
-		return nil, AddOut{}, err
+	if st.dirty || len(st.removed) > 0 {
+		if err := st.ix.save(); err != nil {
+			return nil, AddOut{}, err
+		}
+		rp.changed()
 	}
-	rp.changed()
 	slices.Sort(st.staged)
 	out := AddOut{Staged: st.staged, Removed: st.removed, Skipped: st.skipped}
 	return textResult(addText(out)), out, nil
@@ -129,6 +131,7 @@ func (st *stager) addFile(rel string) error {
 		st.staged = append(st.staged, rel)
 	}
 	st.ix.set(e)
+	st.dirty = true
 	return nil
 }
 

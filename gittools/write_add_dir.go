@@ -22,6 +22,7 @@ type stager struct {
 	fileMode bool
 
 	seen                     map[string]bool // paths staged or found unchanged by this call
+	dirty                    bool            // the index changed (content or stat data)
 	staged, removed, skipped []string
 }
 
@@ -91,13 +92,10 @@ func (st *stager) enterDir(rel, p string) error {
 	return nil
 }
 
-// addWalked stages a file the walk found; files that vanished or turned into something else meanwhile are
-// left for removeMissing or skipped.
+// addWalked stages a file the walk found (the walk never follows symlinks, so its parents were real
+// directories; os.Root keeps a later swap inside the worktree). Files that vanished or turned into something
+// else meanwhile are left for removeMissing or skipped.
 func (st *stager) addWalked(p string) error {
-	if err := checkParents(st.wt, p); err != nil {
-		st.skipped = append(st.skipped, p)
-		return nil
-	}
 	err := st.addFile(p)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotFile) {
 		st.skipped = append(st.skipped, p)

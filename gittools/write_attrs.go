@@ -14,7 +14,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
@@ -155,7 +154,7 @@ func (rp *repo) treeAttributes(files map[string]blobEntry) func(dir string) []gi
 
 // readAttributes parses an attributes file read through root; a missing or unreadable file has none.
 func readAttributes(root *os.Root, name string, domain []string) []gitattributes.MatchAttribute {
-	f, err := root.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := root.OpenFile(name, os.O_RDONLY|openNoFollow, 0)
 	if err != nil {
 		return nil
 	}

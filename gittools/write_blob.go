@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -93,7 +92,7 @@ func readWorktree(wt *os.Root, name string) ([]byte, fs.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, nil, errNotFile
 	}
-	f, err := wt.OpenFile(name, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := wt.OpenFile(name, os.O_RDONLY|openNoFollow, 0)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -49,6 +49,9 @@ func (r *Repos) createBranch(ctx context.Context, _ *mcp.CallToolRequest, sc *ro
 	if err := rp.createRef(plumbing.NewHashReference(name, h)); err != nil {
 		return nil, CreateBranchOut{}, err
 	}
+	if err := rp.appendReflog(name, plumbing.ZeroHash, h, "branch: Created from "+base); err != nil {
+		r.log.Debug("reflog not written", "ref", name, "err", err)
+	}
 	out := CreateBranchOut{Branch: name.Short(), Commit: h.String(), Short: h.String()[:shortLen]}
 	text := fmt.Sprintf("Created branch %s at %s (from %s). HEAD did not move; use git_checkout to switch.", out.Branch, out.Short, base)
 	return textResult(text), out, nil

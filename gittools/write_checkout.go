@@ -70,7 +70,7 @@ func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 // switchTo plans the switch from head to target, refuses it on any conflict, then writes the worktree, the
 // index and HEAD, in that order (as git does).
 func (rp *repo) switchTo(ctx context.Context, head, target *plumbing.Reference, out *CheckoutOut) error {
-	cur, tgtFiles, err := rp.switchTrees(target)
+	cur, tgtFiles, from, err := rp.switchTrees(target)
 	if err != nil {
 		return err
 	}
@@ -108,25 +108,38 @@ func (rp *repo) switchTo(ctx context.Context, head, target *plumbing.Reference, 
 	if err := rp.updateRef(plumbing.NewSymbolicReference(plumbing.HEAD, target.Name()), head); err != nil {
 		return err
 	}
+	_ = rp.appendReflog(plumbing.HEAD, from, target.Hash(),
+		fmt.Sprintf("checkout: moving from %s to %s", headName(head), target.Name().Short())) // best effort
 	out.Updated, out.Removed = plan.writes, plan.removes
 	return nil
 }
 
-// switchTrees reads the files of HEAD (none on an unborn branch) and of target.
-func (rp *repo) switchTrees(target *plumbing.Reference) (cur, tgt map[string]blobEntry, err error) {
+// headName is how git's reflog names where HEAD was: its branch, or its commit when detached.
+func headName(head *plumbing.Reference) string {
+	if head.Type() == plumbing.SymbolicReference {
+		return head.Target().Short()
+	}
+	return head.Hash().String()
+}
+
+// switchTrees reads the files of HEAD (none on an unborn branch) and of target, and HEAD's commit hash.
+func (rp *repo) switchTrees(target *plumbing.Reference) (cur, tgt map[string]blobEntry, from plumbing.Hash, err error) {
 	tc, err := rp.git.CommitObject(target.Hash())
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", target.Name().Short(), err)
+		return nil, nil, from, fmt.Errorf("reading %s: %w", target.Name().Short(), err)
 	}
 	cc, err := rp.headCommit()
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading HEAD's commit: %w", err)
+		return nil, nil, from, fmt.Errorf("reading HEAD's commit: %w", err)
+	}
+	if cc != nil {
+		from = cc.Hash
 	}
 	if cur, err = flatTree(cc); err != nil {
-		return nil, nil, err
+		return nil, nil, from, err
 	}
 	tgt, err = flatTree(tc)
-	return cur, tgt, err
+	return cur, tgt, from, err
 }
 
 // noBranch explains a missing branch, pointing at a remote-tracking branch of that name if there is one

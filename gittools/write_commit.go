@@ -88,7 +88,7 @@ func (rp *repo) commitIndex(msg string) (CommitOut, error) {
 	if err != nil {
 		return CommitOut{}, err
 	}
-	branch, err := rp.advance(head, parent, c.Hash)
+	branch, err := rp.advance(head, parent, c.Hash, summaryLine(msg))
 	if err != nil {
 		return CommitOut{}, err
 	}
@@ -123,22 +123,27 @@ func (rp *repo) newCommit(tree plumbing.Hash, parent *object.Commit, msg string)
 }
 
 // advance moves HEAD's branch (or a detached HEAD) from parent to h, failing if someone else moved it
-// meanwhile. It returns the branch that moved ("" when detached).
-func (rp *repo) advance(head *plumbing.Reference, parent *object.Commit, h plumbing.Hash) (plumbing.ReferenceName, error) {
+// meanwhile, and logs the move as git does. It returns the branch that moved ("" when detached).
+func (rp *repo) advance(head *plumbing.Reference, parent *object.Commit, h plumbing.Hash, subject string) (plumbing.ReferenceName, error) {
 	name := plumbing.HEAD
 	if head.Type() == plumbing.SymbolicReference {
 		name = head.Target()
 	}
 	var old *plumbing.Reference
+	from, logMsg := plumbing.ZeroHash, "commit (initial): "+subject
 	if parent != nil {
 		old = plumbing.NewHashReference(name, parent.Hash)
+		from, logMsg = parent.Hash, "commit: "+subject
 	}
 	if err := rp.updateRef(plumbing.NewHashReference(name, h), old); err != nil {
 		return "", err
 	}
+	// Best effort, like git's own reflog writes: the commit is made and the ref moved either way.
+	_ = rp.appendReflog(name, from, h, logMsg)
 	if name == plumbing.HEAD {
 		return "", nil
 	}
+	_ = rp.appendReflog(plumbing.HEAD, from, h, logMsg)
 	return name, nil
 }
 

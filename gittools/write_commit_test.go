@@ -36,6 +36,17 @@ func TestGitResetUnstagesAndKeepsWorktree(t *testing.T) {
 		}
 	}
 	f.fails("git_reset", map[string]any{"repo_path": f.dir, "files": []string{"nothing-here"}}, "did not match")
+
+	f.ok("git_add", map[string]any{"repo_path": f.dir, "files": []string{"a.txt"}}, nil)
+	f.write(map[string]string{"a.txt": "a3 only in the worktree\n"})
+	f.ok("git_reset", map[string]any{"repo_path": f.dir, "files": []string{"a.txt"}}, &out)
+	if len(out.StagedOnly) != 1 || !strings.HasPrefix(out.StagedOnly[0], "a.txt (blob ") {
+		t.Fatalf("StagedOnly = %q, want the staged version of a.txt named", out.StagedOnly)
+	}
+	blob := strings.TrimSuffix(strings.TrimPrefix(out.StagedOnly[0], "a.txt (blob "), ")")
+	if got := f.git("cat-file", "-p", blob); got != "a2" {
+		t.Errorf("the staged-only blob %s holds %q, want the staged content", blob, got)
+	}
 	f.fails("git_reset", map[string]any{"repo_path": f.dir, "files": []string{"--hard"}}, "must not start with '-'")
 	f.fails("git_reset", map[string]any{"repo_path": f.dir, "files": []string{"../x"}}, "'..' is not allowed")
 }

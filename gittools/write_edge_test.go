@@ -83,3 +83,49 @@ func TestGitCommitOnDetachedHead(t *testing.T) {
 		t.Errorf("parent = %s, want %s", got, head.Hash())
 	}
 }
+
+func TestWriteToolsLogRefUpdates(t *testing.T) {
+	f := newBranchFixture(t)
+	before := f.git("rev-parse", "HEAD")
+	f.write(map[string]string{"same.txt": "edited\n"})
+	f.ok("git_add", map[string]any{"repo_path": f.dir, "files": []string{"same.txt"}}, nil)
+	f.ok("git_commit", map[string]any{"repo_path": f.dir, "message": "Edit same\n\nbody"}, nil)
+	f.ok("git_create_branch", map[string]any{"repo_path": f.dir, "branch_name": "topic"}, nil)
+	f.ok("git_checkout", map[string]any{"repo_path": f.dir, "branch": "topic"}, nil)
+
+	head := f.git("rev-parse", "HEAD")
+	for _, tt := range []struct{ ref, want string }{
+		{"master", before + " " + head + " commit: Edit same"},
+		{"topic", "0000000000000000000000000000000000000000 " + head + " branch: Created from HEAD"},
+		{"HEAD", head + " " + head + " checkout: moving from master to topic\n" + before + " " + head + " commit: Edit same"},
+	} {
+		f.git("log", "-g", "-1", "--format=%H", tt.ref) // git can read the reflog
+		lines := f.readReflog(tt.ref)
+		if !strings.HasPrefix(lines, tt.want) {
+			t.Errorf("reflog of %s:\n%s\nwant it to start with\n%s", tt.ref, lines, tt.want)
+		}
+	}
+	if got := f.git("reflog", "-1", "--format=%gs", "HEAD"); got != "checkout: moving from master to topic" {
+		t.Errorf("git reflog -1 = %q", got)
+	}
+}
+
+// readReflog returns a reflog's entries, newest first, as "old new message" lines.
+func (f *writeFixture) readReflog(ref string) string {
+	f.t.Helper()
+	name := ref
+	if ref != "HEAD" {
+		name = "refs/heads/" + ref
+	}
+	data, err := os.ReadFile(filepath.Join(f.dir, ".git", "logs", filepath.FromSlash(name)))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		head, msg, _ := strings.Cut(line, "\t")
+		fields := strings.Fields(head)
+		out = append([]string{fields[0] + " " + fields[1] + " " + msg}, out...)
+	}
+	return strings.Join(out, "\n")
+}

@@ -3,8 +3,11 @@ package gittools
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,11 +22,13 @@ type ResetArgs struct {
 
 // ResetOut is the result of git_reset.
 type ResetOut struct {
-	Unstaged []string `json:"unstaged,omitempty" jsonschema:"paths whose index entry went back to HEAD's"`
+	Unstaged   []string `json:"unstaged,omitempty" jsonschema:"paths whose index entry went back to HEAD's"`
+	StagedOnly []string `json:"staged_only,omitempty" jsonschema:"unstaged paths whose staged content differed from the worktree, with the blob that keeps it"`
 }
 
 // reset sets index entries back to HEAD's. It only writes .git/index: worktree files keep every change, which
-// is why it never needs the user's confirmation.
+// is why it does not ask the user to confirm. A staged version that differs from the worktree leaves the index
+// but not the repository (its blob stays), and the result names it with its blob hash.
 func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in ResetArgs) (*mcp.CallToolResult, ResetOut, error) {
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
 	if err != nil {
@@ -53,18 +58,51 @@ func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sco
 	if err := checkPathspecs(rels, ix.all(), headFiles); err != nil {
 		return nil, ResetOut{}, err
 	}
+	prev := ix.byName // replaceAll leaves this map alone
 	unstaged := resetEntries(ix, headFiles, rels)
-	if len(unstaged) > 0 {
-		if err := ix.save(); err != nil {
-			return nil, ResetOut{}, err
-		}
-		rp.changed()
-	}
-	out := ResetOut{Unstaged: unstaged}
 	if len(unstaged) == 0 {
-		return textResult("Nothing to unstage: the index already matches HEAD for these paths."), out, nil
+		return textResult("Nothing to unstage: the index already matches HEAD for these paths."), ResetOut{}, nil
 	}
-	return textResult("Unstaged; the worktree is unchanged." + listText("unstaged", unstaged)), out, nil
+	out := ResetOut{Unstaged: unstaged, StagedOnly: rp.stagedOnly(prev, headFiles, unstaged)}
+	if err := ix.save(); err != nil {
+		return nil, ResetOut{}, err
+	}
+	rp.changed()
+	text := "Unstaged; the worktree is unchanged." + listText("unstaged", unstaged)
+	if len(out.StagedOnly) > 0 {
+		text += "\nThe staged versions of these files differed from the worktree; they are no longer in the index " +
+			"but stay in the object database (git show <blob> or git fsck --lost-found recovers them until gc):" +
+			listText("staged-only versions", out.StagedOnly)
+	}
+	return textResult(text), out, nil
+}
+
+// stagedOnly lists, as "path (blob <hash>)", the unstaged paths whose staged content differed from both HEAD
+// and the worktree: the one thing a reset takes out of the index that exists nowhere else in the worktree.
+func (rp *repo) stagedOnly(prev map[string][]*index.Entry, head map[string]blobEntry, unstaged []string) []string {
+	wt, err := rp.openWorktree()
+	if err != nil {
+		return nil
+	}
+	defer wt.Close()
+	var out []string
+	for _, name := range unstaged {
+		var e *index.Entry
+		for _, pe := range prev[name] {
+			if pe.Stage == stageMerged {
+				e = pe
+			}
+		}
+		if h, ok := head[name]; e == nil || ok && h.Hash == e.Hash || e.Mode == filemode.Submodule {
+			continue
+		}
+		data, _, err := readWorktree(wt, filepath.FromSlash(name))
+		if err == nil && plumbing.ComputeHash(plumbing.BlobObject, data) == e.Hash {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s (blob %s)", name, e.Hash.String()[:shortLen]))
+	}
+	return out
 }
 
 // checkPathspecs refuses a path that names nothing in the index or in HEAD.

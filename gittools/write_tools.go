@@ -7,10 +7,12 @@ package gittools
 //
 // # Confirmation (elicitation)
 //
-// None of these tools ever discards a change, so none asks the user to confirm: git_reset only rewrites index
-// entries (the worktree keeps every edit, so a reset is undone by git_add); git_checkout refuses, naming the
-// files, whenever switching would overwrite or delete an uncommitted change in the worktree or the index, or
-// an untracked file; and there is no force option. Elicitation would be needed only for a discarding mode.
+// None of these tools discards a change, so none asks the user to confirm (no elicitation, legacy or MRTR):
+// git_reset only rewrites index entries and never touches the worktree, so every edit stays where the user
+// made it; a staged version that differs from the worktree leaves the index but its blob stays in the
+// repository, and the result names that blob. git_checkout refuses, naming the files, whenever switching would
+// overwrite or delete an uncommitted change in the worktree or the index, or an untracked file, and has no
+// force option. Elicitation would be needed only for a discarding mode, which grove does not offer.
 
 import (
 	"fmt"
@@ -24,29 +26,29 @@ import (
 // registerWriteTools adds the tools that change a repository. Register calls it only when the server is not read-only.
 func (r *Repos) registerWriteTools(s *mcp.Server) {
 	p := r.opts.Scope
-	mcp.AddTool(s, &mcp.Tool{Name: "git_add", Title: "Stage files",
+	scope.AddTool(s, &mcp.Tool{Name: "git_add", Title: "Stage files",
 		Description: "Stage files for the next commit: new and modified files, deletions of tracked files, and the " +
 			"non-ignored contents of directories. Paths are relative to the worktree or absolute inside it.",
-		Annotations: writeHints(false, true)}, scope.Tool(p, r.add))
-	mcp.AddTool(s, &mcp.Tool{Name: "git_reset", Title: "Unstage files",
+		Annotations: writeHints(false, true)}, p, r.add)
+	scope.AddTool(s, &mcp.Tool{Name: "git_reset", Title: "Unstage files",
 		Description: "Unstage files: set their index entries back to HEAD's (all files when none are given). " +
 			"The worktree is never touched, so no edit is lost.",
-		Annotations: writeHints(true, true)}, scope.Tool(p, r.reset))
-	mcp.AddTool(s, &mcp.Tool{Name: "git_commit", Title: "Commit staged changes",
+		Annotations: writeHints(true, true)}, p, r.reset)
+	scope.AddTool(s, &mcp.Tool{Name: "git_commit", Title: "Commit staged changes",
 		Description: "Record the staged changes as a new commit on the current branch. The author and committer " +
 			"come from the user's git configuration or environment, never from the caller.",
-		Annotations: writeHints(false, false)}, scope.Tool(p, r.commitTool))
-	mcp.AddTool(s, &mcp.Tool{Name: "git_create_branch", Title: "Create a branch",
+		Annotations: writeHints(false, false)}, p, r.commitTool)
+	scope.AddTool(s, &mcp.Tool{Name: "git_create_branch", Title: "Create a branch",
 		Description: "Create a new local branch at base_branch (default HEAD) without switching to it.",
-		Annotations: writeHints(false, false)}, scope.Tool(p, r.createBranch))
-	mcp.AddTool(s, &mcp.Tool{Name: "git_checkout", Title: "Switch branches",
+		Annotations: writeHints(false, false)}, p, r.createBranch)
+	scope.AddTool(s, &mcp.Tool{Name: "git_checkout", Title: "Switch branches",
 		Description: "Switch the worktree, index and HEAD to an existing local branch. Refuses, naming the files, " +
 			"when uncommitted changes or untracked files would be overwritten; local changes to files the switch " +
 			"does not touch are kept.",
-		Annotations: writeHints(true, true)}, scope.Tool(p, r.checkout))
-	mcp.AddTool(s, &mcp.Tool{Name: "git_init", Title: "Create a repository",
+		Annotations: writeHints(true, true)}, p, r.checkout)
+	scope.AddTool(s, &mcp.Tool{Name: "git_init", Title: "Create a repository",
 		Description: "Create an empty git repository in a directory inside a root (the directory is created if missing).",
-		Annotations: writeHints(false, false)}, scope.Tool(p, r.initRepo))
+		Annotations: writeHints(false, false)}, p, r.initRepo)
 }
 
 // writeHints are the annotations of a write tool.

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5"
@@ -38,10 +37,8 @@ func checkout(dir string, r *git.Repository, files map[string]string) error {
 		}
 		e := &index.Entry{Name: p, Mode: filemode.Regular, Size: uint32(fi.Size()), ModifiedAt: fi.ModTime(),
 			Hash: plumbing.ComputeHash(plumbing.BlobObject, []byte(files[p]))}
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			e.CreatedAt = fi.ModTime()
-			e.Dev, e.Inode, e.UID, e.GID = uint32(st.Dev), uint32(st.Ino), st.Uid, st.Gid
-		}
+		e.CreatedAt = fi.ModTime()
+		statInfo(e, fi)
 		idx.Entries = append(idx.Entries, e)
 	}
 	// index entries written in the same clock tick as the index are racily clean and would be hashed on

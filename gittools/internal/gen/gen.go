@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage"
+	"github.com/go-git/go-git/v5/storage/memory"
 )
 
 // Options shape a generated repository. Zero fields take the defaults in brackets.
@@ -28,6 +29,7 @@ type Options struct {
 	FilesPerCommit int    // files changed by each later commit [3]
 	MergeEvery     int    // every n-th commit is a merge of a one-commit side branch; 0 = never
 	Seed           uint64 // random seed [1]
+	NoDeltas       bool   // pack without deltas (much faster to generate, larger pack)
 }
 
 // Info describes what Repo made.
@@ -61,7 +63,8 @@ func Repo(dir string, o Options) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	g := &generator{st: r.Storer, rnd: rand.New(rand.NewPCG(o.Seed, 2)), opts: o, files: map[string]string{},
+	mem := memory.NewStorage()
+	g := &generator{st: mem, rnd: rand.New(rand.NewPCG(o.Seed, 2)), opts: o, files: map[string]string{},
 		blobs: map[string]plumbing.Hash{}, dirty: map[string]bool{}, trees: map[string]plumbing.Hash{},
 		when: time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)}
 	info := Info{Paths: g.layout()}
@@ -74,8 +77,8 @@ func Repo(dir string, o Options) (Info, error) {
 	if err := r.Storer.SetReference(plumbing.NewHashReference("refs/heads/master", head)); err != nil {
 		return info, err
 	}
-	if err := r.RepackObjects(&git.RepackConfig{}); err != nil {
-		return info, fmt.Errorf("repacking: %w", err)
+	if err := writePack(r, mem, o.NoDeltas); err != nil {
+		return info, fmt.Errorf("writing the pack: %w", err)
 	}
 	return info, checkout(dir, r, g.files)
 }

@@ -1,0 +1,67 @@
+package gittools
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/grove-mcp/grove/roots"
+)
+
+// maxMetaFile bounds what we read of git's small metadata files (.git, commondir, alternates, config).
+const maxMetaFile = 1 << 20
+
+// readSmall reads a regular file of at most maxMetaFile bytes; anything else, and a file that is (or links to
+// something) outside sc, is an error.
+func readSmall(sc *roots.Scope, p string) ([]byte, error) {
+	fi, err := os.Lstat(p)
+	if err == nil && sc != nil && !sc.ContainsReal(p) {
+		return nil, errOutsideMeta
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		// a symlinked config is common enough (dotfile managers); follow it, but only to a regular file
+		if fi, err = os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+			return nil, errNotRegularMeta
+		}
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxMetaFile))
+}
+
+func firstLine(sc *roots.Scope, p string) (string, bool) {
+	data, err := readSmall(sc, p)
+	if err != nil {
+		return "", false
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	return strings.TrimSpace(line), true
+}
+
+var (
+	errNotRegularMeta = errors.New("not a regular file")
+	errOutsideMeta    = errors.New("outside the roots")
+)
+
+// IsRepo reports whether dir (absolute) is inside a git worktree: dir or a parent holds a .git directory, or a
+// .git file naming one. It looks only at the file system; the tools still refuse repositories whose git dir,
+// commondir or alternates lie outside the roots of the request.
+func (r *Repos) IsRepo(dir string) bool {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			_, ok := gitDirOf(nil, d, fi)
+			return ok
+		}
+		if d == filepath.Dir(d) {
+			return false
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package gittools
+
+// Reflog entries, as git writes them for a non-bare repository (core.logAllRefUpdates defaults to true): they
+// are how a user finds a commit again after a branch moved. go-git writes none.
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// appendReflog adds "old new ident time\tmsg" to the log of ref (logs/HEAD in the git dir, logs/refs/... in the
+// common dir). It is best-effort: the ref itself is already written, and git tolerates a missing log line.
+func (rp *repo) appendReflog(ref plumbing.ReferenceName, old, new plumbing.Hash, msg string) error {
+	if !rp.logsRefUpdates(ref) {
+		return nil
+	}
+	sig, err := rp.signature("committer", time.Now())
+	if err != nil {
+		return err
+	}
+	base := rp.commonDir
+	if ref == plumbing.HEAD {
+		base = rp.gitDir
+	}
+	dir, err := rp.openDir(base)
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	name := filepath.Join("logs", filepath.FromSlash(ref.String()))
+	if err := dir.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return err
+	}
+	f, err := dir.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	msg = strings.NewReplacer("\n", " ", "\t", " ").Replace(msg)
+	_, err = fmt.Fprintf(f, "%s %s %s <%s> %d %s\t%s\n", old, new, sig.Name, sig.Email, sig.When.Unix(),
+		sig.When.Format("-0700"), msg)
+	return errors.Join(err, f.Close())
+}
+
+// logsRefUpdates follows core.logAllRefUpdates: by default (non-bare) HEAD and branches are logged.
+func (rp *repo) logsRefUpdates(ref plumbing.ReferenceName) bool {
+	v := strings.ToLower(lastConfigValue(append(globalConfigs(), rp.localConfig()), "core", "logallrefupdates"))
+	switch v {
+	case "false", "no", "off", "0":
+		return false
+	case "always":
+		return true
+	}
+	return ref == plumbing.HEAD || ref.IsBranch() || ref.IsRemote() || strings.HasPrefix(ref.String(), "refs/notes/")
+}
