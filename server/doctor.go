@@ -33,7 +33,7 @@ func Doctor(ctx context.Context, w io.Writer, cfg Config) error {
 			kind = "file"
 		}
 		fmt.Fprintf(w, "root: %s (%s)\n", r.Path, kind)
-		if s.isRepo(r.Path) {
+		if gitAt(r) {
 			fmt.Fprintln(w, "  git: yes")
 		} else {
 			fmt.Fprintln(w, "  git: no")

@@ -34,7 +34,6 @@ func (s *Server) addFeatures() error {
 	s.repos = gittools.New(gittools.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, Logger: s.logger.With("component", "git")})
 	s.closer = append(s.closer, s.repos.Close)
 	s.prompts = prompts.New(prompts.Options{Scope: s, Git: s.repos, Logger: s.logger.With("component", "prompts")})
-	s.isRepo = s.repos.IsRepo
 
 	s.addListRoots()
 	s.files.Register(s.mcp)

@@ -3,8 +3,11 @@ package server
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -49,7 +52,7 @@ func (s *Server) listRoots(_ context.Context, req *mcp.CallToolRequest, _ ListRo
 	for _, r := range sc.Roots() {
 		out.Roots = append(out.Roots, RootInfo{
 			URI: r.URI, Path: r.Path, Name: r.Name, Source: string(r.Source), File: r.File,
-			Git: s.isRepo(r.Path),
+			Git: gitAt(r),
 		})
 	}
 	if s.watchStatus != nil {
@@ -84,4 +87,14 @@ func (o ListRootsOut) text() string {
 		b.WriteString(o.Hint + "\n")
 	}
 	return b.String()
+}
+
+// gitAt reports whether the Git tools can work on root itself: repository
+// discovery never walks above a root, so the .git must sit at its top.
+func gitAt(r roots.Root) bool {
+	if r.File {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(r.Path, ".git"))
+	return err == nil
 }

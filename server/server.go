@@ -56,8 +56,7 @@ type Server struct {
 	notify  *notifier
 	watcher *rootsWatcher
 
-	isRepo      func(dir string) bool // from gittools
-	watchStatus func() string         // non-empty when change notifications are degraded
+	watchStatus func() string // non-empty when change notifications are degraded
 }
 
 // New builds a server from cfg. The roots in cfg must exist.

@@ -203,3 +203,18 @@ func TestInitializeResult(t *testing.T) {
 		})
 	}
 }
+
+// list_roots says "git" exactly where the Git tools will work: discovery
+// never walks above a root, so a root below a repository's top is not one.
+func TestListRootsGit(t *testing.T) {
+	base := realTemp(t)
+	mkdirs(t, base, "repo/.git", "repo/sub", "plain")
+	cs, _, _ := connect(t, Config{Roots: []string{filepath.Join(base, "repo"), filepath.Join(base, "repo", "sub"), filepath.Join(base, "plain")}}, legacy)
+	got := map[string]bool{}
+	for _, r := range listRoots(t, cs).Roots {
+		got[filepath.Base(r.Path)] = r.Git
+	}
+	if diff := cmp.Diff(map[string]bool{"repo": true, "sub": false, "plain": false}, got); diff != "" {
+		t.Errorf("git flags mismatch (-want +got):\n%s", diff)
+	}
+}

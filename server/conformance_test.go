@@ -1,0 +1,553 @@
+package server
+
+// Protocol golden files, in the manner of go-sdk's mcp/conformance_test.go.
+// Each testdata/conformance/*.txtar archive holds:
+//
+//   - config: the server's Config as JSON ({"roots": [...], "readOnly": bool}),
+//     and "git": directories made repositories with one commit of their files
+//     (fixed author and date, so the hashes never change);
+//   - tree/...: files written under ${ROOT}, a fresh temporary directory
+//     (a name ending in "/" makes an empty directory); work/...: files
+//     written after the commits (uncommitted changes);
+//   - client: JSON-RPC messages the synthetic client sends, in order. Requests
+//     wait for their response; responses in this section answer the server's
+//     own requests (roots/list), in the order the server sends them; a JSON
+//     string is written verbatim as one line (malformed input). A
+//     subscriptions/listen waits for its acknowledgement, and a
+//     notifications/cancelled of that stream for the stream's end;
+//   - server: every message the server wrote, normalised, and the string
+//     "the server closed the connection" where it hung up before the client
+//     was done (the client's remaining messages are not sent).
+//
+// The client section may use ${ROOT} and any value captured from an earlier
+// server message (${CURSOR}, ${STATE}). Server messages are normalised: the
+// temporary path becomes ${ROOT} (${ROOTPATH} without its leading slash, as
+// in the {+path} of file:///{+path}), nextCursor ${CURSOR}, requestState ${STATE},
+// lastModified ${TIME}. The server runs as main runs it, [Run] with pipes for
+// stdin and stdout, and the client speaks raw newline-delimited JSON, so the
+// bytes grove writes are what is compared (re-indented, key order kept).
+// Run with -update to rewrite the server sections.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/roots"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files: conformance server sections and tool/prompt snapshots")
+
+// wireTimeout bounds every wait for a server message.
+const wireTimeout = 30 * time.Second
+
+// closedMarker stands in the server section where the server ended the
+// connection before the client was done.
+const closedMarker = `"the server closed the connection"`
+
+// conformanceVersion is the server version in every golden file.
+const conformanceVersion = "v0.0.0-conformance"
+
+// volatile are the server fields whose values change from run to run: each
+// becomes ${NAME} in the golden file and is captured for later client messages.
+var volatile = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"CURSOR", regexp.MustCompile(`"nextCursor":"([^"]*)"`)},
+	{"STATE", regexp.MustCompile(`"requestState":"([^"]*)"`)},
+	{"TIME", regexp.MustCompile(`"lastModified":"([^"]*)"`)},
+}
+
+type conformanceTest struct {
+	path    string
+	archive *txtar.Archive
+	config  struct {
+		Roots    []string `json:"roots"`
+		ReadOnly bool     `json:"readOnly"`
+		Git      []string `json:"git"` // repositories: everything under tree/ in them is committed
+	}
+	tree   []txtar.File
+	work   []txtar.File // written after the commits: uncommitted changes
+	client []json.RawMessage
+	server []json.RawMessage
+}
+
+func TestConformance(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "conformance", "*.txtar"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no conformance archives: %v", err)
+	}
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			t.Parallel()
+			test, err := loadConformanceTest(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := runConformanceTest(t, test)
+			if *update {
+				test.writeServer(t, got)
+				return
+			}
+			want, err := indentAll(test.server)
+			if err != nil {
+				t.Fatalf("%s: server section: %v", path, err)
+			}
+			if diff := cmp.Diff(strings.Split(want, "\n"), strings.Split(got, "\n")); diff != "" {
+				t.Errorf("server messages mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func loadConformanceTest(path string) (*conformanceTest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	test := &conformanceTest{path: path, archive: txtar.Parse(data)}
+	seen := make(map[string]bool)
+	for _, f := range test.archive.Files {
+		if seen[f.Name] {
+			return nil, fmt.Errorf("%s: duplicate file %q", path, f.Name)
+		}
+		seen[f.Name] = true
+		switch {
+		case f.Name == "config":
+			err = json.Unmarshal(f.Data, &test.config)
+		case f.Name == "client":
+			test.client, err = splitJSON(f.Data)
+		case f.Name == "server":
+			test.server, err = splitJSON(f.Data)
+		case strings.HasPrefix(f.Name, "tree/"):
+			test.tree = append(test.tree, f)
+		case strings.HasPrefix(f.Name, "work/"):
+			test.work = append(test.work, f)
+		default:
+			err = fmt.Errorf("unexpected file %q", f.Name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %v", path, f.Name, err)
+		}
+	}
+	if !seen["config"] || len(test.client) == 0 {
+		return nil, fmt.Errorf("%s: needs a config and a client section", path)
+	}
+	return test, nil
+}
+
+// splitJSON splits a sequence of JSON values, keeping each one's bytes.
+func splitJSON(data []byte) ([]json.RawMessage, error) {
+	var msgs []json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	for dec.More() {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		msgs = append(msgs, raw)
+	}
+	return msgs, nil
+}
+
+// indentAll renders messages one after another, tab-indented, key order kept.
+func indentAll(msgs []json.RawMessage) (string, error) {
+	var b bytes.Buffer
+	for _, m := range msgs {
+		if err := json.Indent(&b, m, "", "\t"); err != nil {
+			return "", err
+		}
+		b.WriteByte('\n')
+	}
+	return b.String(), nil
+}
+
+func (test *conformanceTest) writeServer(t *testing.T, got string) {
+	t.Helper()
+	arch := &txtar.Archive{Comment: test.archive.Comment}
+	for _, f := range test.archive.Files {
+		if f.Name != "server" {
+			arch.Files = append(arch.Files, f)
+		}
+	}
+	arch.Files = append(arch.Files, txtar.File{Name: "server", Data: []byte(got)})
+	if err := os.WriteFile(test.path, txtar.Format(arch), 0o666); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writeTree creates the archive's tree under a fresh directory and returns it.
+func (test *conformanceTest) writeTree(t *testing.T) string {
+	t.Helper()
+	root := realTemp(t)
+	if uri := roots.URI(root); uri != "file://"+root {
+		t.Skipf("temporary directory %q needs escaping in a URI (%s): golden files assume it does not", root, uri)
+	}
+	writeFiles(t, root, "tree/", test.tree)
+	for _, dir := range test.config.Git {
+		commitAll(t, strings.ReplaceAll(dir, "${ROOT}", root))
+	}
+	writeFiles(t, root, "work/", test.work)
+	return root
+}
+
+func writeFiles(t *testing.T, root, prefix string, files []txtar.File) {
+	t.Helper()
+	for _, f := range files {
+		name := filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(f.Name, prefix)))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(f.Name, "/") {
+			continue
+		}
+		if err := os.WriteFile(name, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// commitAll makes dir a repository with one commit of everything in it. The
+// fixed signature makes the hashes the same on every run.
+func commitAll(t *testing.T, dir string) {
+	t.Helper()
+	repo, err := git.PlainInit(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt, err := repo.Worktree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
+		t.Fatal(err)
+	}
+	sig := &object.Signature{Name: "Conformance", Email: "conformance@example.com", When: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	if _, err := wt.Commit("Initial commit\n", &git.CommitOptions{Author: sig, Committer: sig}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runConformanceTest plays the client section against a fresh server and
+// returns the server's messages, normalised and indented.
+func runConformanceTest(t *testing.T, test *conformanceTest) string {
+	root := test.writeTree(t)
+	cfg := Config{ReadOnly: test.config.ReadOnly, Version: conformanceVersion}
+	for _, r := range test.config.Roots {
+		cfg.Roots = append(cfg.Roots, strings.ReplaceAll(r, "${ROOT}", root))
+	}
+	p := startWirePeer(t, cfg, root)
+	var calls []json.RawMessage
+	for _, msg := range test.client {
+		if msg[0] == '"' {
+			calls = append(calls, msg)
+		} else if h := header(t, msg); h.Method == "" {
+			p.replies = append(p.replies, msg)
+		} else {
+			calls = append(calls, msg)
+		}
+	}
+	for _, msg := range calls {
+		p.send(msg)
+	}
+	p.finish()
+	return p.got.String()
+}
+
+// wirePeer is the synthetic client: it writes raw JSON lines to the server
+// and reads the server's lines back.
+type wirePeer struct {
+	t        *testing.T
+	root     string
+	w        io.WriteCloser    // client -> server
+	lines    chan []byte       // server -> client, closed at end of output
+	done     chan error        // what Run returned
+	vars     map[string]string // ${NAME} -> value, for client messages
+	replies  []json.RawMessage // the client section's answers to the server's requests, in order
+	got      bytes.Buffer      // server messages, normalised and indented
+	closed   bool              // the server ended the connection early
+	streams  map[string]bool   // ids of open subscriptions/listen requests
+	answered map[string]bool   // ids whose response has come
+}
+
+// wireHeader is enough of a JSON-RPC message to route it.
+type wireHeader struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// startWirePeer runs the server as main does, [Run] over a pair of pipes, so
+// the golden files see grove's own stdio stack (line guard, drain).
+func startWirePeer(t *testing.T, cfg Config, root string) *wirePeer {
+	t.Helper()
+	toServer, clientOut := io.Pipe()
+	clientIn, fromServer := io.Pipe()
+	cfg.Stdin, cfg.Stdout = toServer, fromServer
+	p := &wirePeer{t: t, root: root, w: clientOut, lines: make(chan []byte, 64), done: make(chan error, 1),
+		streams: map[string]bool{}, answered: map[string]bool{}, vars: map[string]string{"ROOT": root, "ROOTPATH": strings.TrimPrefix(root, "/")}}
+	go func() {
+		err := Run(t.Context(), cfg)
+		toServer.Close() // the client's next write fails instead of blocking
+		fromServer.Close()
+		p.done <- err
+	}()
+	go func() {
+		defer close(p.lines)
+		sc := bufio.NewScanner(clientIn)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			p.lines <- bytes.Clone(sc.Bytes())
+		}
+	}()
+	return p
+}
+
+func header(t *testing.T, msg []byte) wireHeader {
+	t.Helper()
+	var h wireHeader
+	if err := json.Unmarshal(msg, &h); err != nil {
+		t.Fatalf("message %s: %v", msg, err)
+	}
+	return h
+}
+
+// send writes one client request or notification; a request waits for its
+// response.
+func (p *wirePeer) send(raw json.RawMessage) {
+	p.t.Helper()
+	var line string
+	if json.Unmarshal(raw, &line) == nil {
+		p.write([]byte(line)) // a JSON string is sent verbatim: malformed input
+		return
+	}
+	msg := p.expand(raw)
+	p.write(msg)
+	h := header(p.t, msg)
+	switch {
+	case p.closed:
+	case h.Method == "subscriptions/listen":
+		p.streams[string(h.ID)] = true
+		p.awaitAck(h.ID)
+	case h.ID != nil:
+		p.awaitResponse(h.ID)
+	case h.Method == "notifications/cancelled":
+		var c struct {
+			Params struct {
+				RequestID json.RawMessage `json:"requestId"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(msg, &c) == nil && p.streams[string(c.Params.RequestID)] {
+			p.awaitResponse(c.Params.RequestID) // the end of the stream
+		}
+	}
+}
+
+// awaitAck records server messages until a subscriptions/listen stream is
+// acknowledged or refused.
+func (p *wirePeer) awaitAck(id json.RawMessage) {
+	p.t.Helper()
+	for !p.closed {
+		line, ok := p.next()
+		if !ok {
+			p.markClosed()
+			return
+		}
+		h := p.record(line)
+		if h.Method == "notifications/subscriptions/acknowledged" || h.Method == "" && bytes.Equal(h.ID, id) {
+			return
+		}
+	}
+}
+
+// expand substitutes ${NAME} variables and compacts the message to one line.
+func (p *wirePeer) expand(raw json.RawMessage) []byte {
+	s := string(raw)
+	for name, v := range p.vars {
+		s = strings.ReplaceAll(s, "${"+name+"}", v)
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(s)); err != nil {
+		p.t.Fatalf("client message %s: %v", s, err)
+	}
+	return b.Bytes()
+}
+
+func (p *wirePeer) write(line []byte) {
+	p.t.Helper()
+	if p.closed {
+		return
+	}
+	_, err := p.w.Write(append(line, '\n'))
+	if errors.Is(err, io.ErrClosedPipe) {
+		p.markClosed()
+	} else if err != nil {
+		p.t.Fatalf("writing to the server: %v", err)
+	}
+}
+
+// markClosed records, once, that the server ended the connection while the
+// client still had something to say; nothing more is sent.
+func (p *wirePeer) markClosed() {
+	if !p.closed {
+		p.closed = true
+		p.got.WriteString(closedMarker + "\n")
+	}
+}
+
+// awaitResponse records server messages until the response to id, answering
+// the server's requests on the way.
+func (p *wirePeer) awaitResponse(id json.RawMessage) {
+	p.t.Helper()
+	for {
+		line, ok := p.next()
+		if !ok {
+			p.markClosed()
+			return
+		}
+		h := p.record(line)
+		switch {
+		case h.Method != "" && h.ID != nil:
+			p.reply(h.ID)
+		case h.Method == "" && p.answered[string(h.ID)]:
+			p.t.Fatalf("a second response to id %s", h.ID)
+		case h.Method == "" && bytes.Equal(h.ID, id):
+			delete(p.streams, string(id))
+			p.answered[string(id)] = true
+			return
+		case h.Method == "" && p.streams[string(h.ID)]:
+			p.t.Fatalf("stream %s ended while waiting for id %s", h.ID, id)
+		}
+		// Other responses answer lines sent verbatim (malformed input).
+	}
+}
+
+func (p *wirePeer) next() ([]byte, bool) {
+	timer := time.NewTimer(wireTimeout)
+	defer timer.Stop()
+	select {
+	case line, ok := <-p.lines:
+		return line, ok
+	case <-timer.C:
+		p.t.Fatalf("no server message in %v", wireTimeout)
+		return nil, false
+	}
+}
+
+// record normalises and keeps one server message, capturing its volatile values.
+func (p *wirePeer) record(line []byte) wireHeader {
+	p.t.Helper()
+	h := header(p.t, line)
+	s := strings.ReplaceAll(string(line), p.root, "${ROOT}")
+	s = strings.ReplaceAll(s, strings.TrimPrefix(p.root, "/"), "${ROOTPATH}")
+	for _, v := range volatile {
+		if m := v.re.FindStringSubmatch(s); m != nil {
+			p.vars[v.name] = strings.ReplaceAll(m[1], "${ROOT}", p.root)
+		}
+		s = v.re.ReplaceAllStringFunc(s, func(field string) string {
+			key, _, _ := strings.Cut(field, ":")
+			return key + `:"${` + v.name + `}"`
+		})
+	}
+	if err := json.Indent(&p.got, []byte(s), "", "\t"); err != nil {
+		p.t.Fatalf("indenting %s: %v", s, err)
+	}
+	p.got.WriteByte('\n')
+	return h
+}
+
+// reply answers a server request with the next response of the client section.
+func (p *wirePeer) reply(id json.RawMessage) {
+	p.t.Helper()
+	if len(p.replies) == 0 {
+		p.t.Fatalf("the server sent request %s and the client section has no response left", id)
+	}
+	var msg map[string]json.RawMessage
+	if err := json.Unmarshal(p.expand(p.replies[0]), &msg); err != nil {
+		p.t.Fatal(err)
+	}
+	p.replies = p.replies[1:]
+	msg["id"] = id
+	line, err := json.Marshal(msg)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.write(line)
+}
+
+// finish ends the client's input and records what the server still writes
+// before its output ends; a response then is an error.
+func (p *wirePeer) finish() {
+	p.t.Helper()
+	if err := p.w.Close(); err != nil {
+		p.t.Fatal(err)
+	}
+	for {
+		line, ok := p.next()
+		if !ok {
+			break
+		}
+		if h := p.record(line); h.Method == "" {
+			p.t.Errorf("response %s after the last request", h.ID)
+		}
+	}
+	select {
+	case err := <-p.done:
+		if err != nil {
+			p.t.Errorf("Run: %v", err)
+		}
+	case <-time.After(wireTimeout):
+		p.t.Errorf("Run did not return in %v after the end of its input", wireTimeout)
+	}
+	if len(p.replies) > 0 {
+		p.t.Errorf("%d client responses were never asked for", len(p.replies))
+	}
+}
+
+func TestWireNormalisation(t *testing.T) {
+	p := &wirePeer{t: t, root: "/tmp/x/001", vars: map[string]string{}}
+	h := p.record([]byte(`{"jsonrpc":"2.0","id":3,"result":{"resources":[{"uri":"file:///tmp/x/001/a","annotations":{"lastModified":"2026-01-02T03:04:05Z"}}],"nextCursor":"abc_-1"}}`))
+	want := `{
+	"jsonrpc": "2.0",
+	"id": 3,
+	"result": {
+		"resources": [
+			{
+				"uri": "file://${ROOT}/a",
+				"annotations": {
+					"lastModified": "${TIME}"
+				}
+			}
+		],
+		"nextCursor": "${CURSOR}"
+	}
+}
+`
+	if diff := cmp.Diff(want, p.got.String()); diff != "" {
+		t.Errorf("normalised message mismatch (-want +got):\n%s", diff)
+	}
+	if string(h.ID) != "3" || h.Method != "" {
+		t.Errorf("header = %+v, want a response to id 3", h)
+	}
+	wantVars := map[string]string{"CURSOR": "abc_-1", "TIME": "2026-01-02T03:04:05Z"}
+	if diff := cmp.Diff(wantVars, p.vars); diff != "" {
+		t.Errorf("captured values mismatch (-want +got):\n%s", diff)
+	}
+	if got := string(p.expand(json.RawMessage(`{"cursor": "${CURSOR}", "uri": "file://${ROOT}/b"}`))); got != `{"cursor":"abc_-1","uri":"file://${ROOT}/b"}` {
+		t.Errorf("expanded client message = %s", got)
+	}
+}
