@@ -24,8 +24,8 @@ func Doctor(ctx context.Context, w io.Writer, cfg Config) error {
 	fmt.Fprintf(w, "grove %s\n", cfg.Version)
 	rs := s.set.Ceiling().Roots()
 	if len(rs) == 0 {
-		fmt.Fprintln(w, "roots: none given. Only roots the client shares will be reachable;")
-		fmt.Fprintln(w, "       pass --root DIR to set the directories grove may use.")
+		fmt.Fprint(w, "roots: none given. Only roots the client shares will be reachable;\n")
+		fmt.Fprint(w, "       pass --root DIR to set the directories grove may use.\n")
 	}
 	for _, r := range rs {
 		kind := "directory"
@@ -34,9 +34,9 @@ func Doctor(ctx context.Context, w io.Writer, cfg Config) error {
 		}
 		fmt.Fprintf(w, "root: %s (%s)\n", r.Path, kind)
 		if gitAt(r) {
-			fmt.Fprintln(w, "  git: yes")
+			fmt.Fprint(w, "  git: yes\n")
 		} else {
-			fmt.Fprintln(w, "  git: no")
+			fmt.Fprint(w, "  git: no\n")
 		}
 		if r.File {
 			continue
