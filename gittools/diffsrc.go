@@ -34,12 +34,10 @@ func (rp *repo) changesWorktree(ctx context.Context, idx *gitIndex, limit string
 	return out, unmergedUnder(idx, limit), nil
 }
 
-// scanChanged finds the tracked files changed in the worktree: under limit only when one is given.
+// scanChanged finds the tracked files under limit changed in the worktree. Untracked files are not part of
+// git diff, so it never walks the tree: it lstats the index entries (see scanTracked).
 func (rp *repo) scanChanged(ctx context.Context, idx *gitIndex, limit string) (*wtScan, error) {
-	if limit != "" {
-		return rp.scanTracked(ctx, idx, limit)
-	}
-	return rp.scanWorktree(ctx, idx, false, nil)
+	return rp.scanTracked(ctx, idx, limit)
 }
 
 // changesStaged lists HEAD → index changes (git diff --cached) under limit.

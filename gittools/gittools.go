@@ -12,8 +12,9 @@
 // # Performance
 //
 // Repositories stay open (KeepDescriptors) and are cached by git dir; the pack index is loaded in the background
-// on first open. Status, path-limited log, diffs and patches are grove's own code rather than go-git's porcelain,
-// which is slow or wrong for them (see shared/GIT-PERFORMANCE.md).
+// on first open, or before the first call when the server calls [Repos.Warm] for its roots. Status, path-limited
+// log (on the commit-graph when there is one), diffs and patches are grove's own code rather than go-git's
+// porcelain, which is slow or wrong for them (see shared/GIT-PERFORMANCE.md).
 package gittools
 
 import (

@@ -1,8 +1,12 @@
 package gittools
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -52,8 +56,34 @@ func gitLogHashes(f *fixture, args ...string) []string {
 	return hs
 }
 
+// TestLogMatchesGit compares with git log without a commit graph, with one (path-limited walks then decode only
+// the commits they return), and with a stale one that lacks the newest commits.
 func TestLogMatchesGit(t *testing.T) {
 	f := historyFixture(t)
+	t.Run("no graph", func(t *testing.T) { checkLogMatchesGit(t, f) })
+	f.git("commit-graph", "write", "--reachable")
+	if !hasCommitGraph(t, f) {
+		t.Fatal("the commit graph git wrote was not loaded")
+	}
+	t.Run("commit graph", func(t *testing.T) { checkLogMatchesGit(t, f) })
+	f.write("src/a.go", "package a\n\nfunc A() { println(2) }\n")
+	f.commit("after the graph")
+	f.write("README", "readme v3\n")
+	f.commit("readme after the graph")
+	t.Run("stale graph", func(t *testing.T) { checkLogMatchesGit(t, f) })
+}
+
+func hasCommitGraph(t *testing.T, f *fixture) bool {
+	r, sc := f.repos()
+	rp, unlock, err := r.open(testCtx(t), sc, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	return rp.commitGraph() != nil
+}
+
+func checkLogMatchesGit(t *testing.T, f *fixture) {
 	r, sc := f.repos()
 	for _, tt := range []struct {
 		name string
@@ -63,15 +93,19 @@ func TestLogMatchesGit(t *testing.T) {
 		{"plain", LogArgs{MaxCount: 100}, nil},
 		{"max count", LogArgs{MaxCount: 3}, []string{"-3"}},
 		{"path file", LogArgs{MaxCount: 100, Path: "src/a.go"}, []string{"--", "src/a.go"}},
+		{"path file max", LogArgs{MaxCount: 2, Path: "src/a.go"}, []string{"-2", "--", "src/a.go"}},
 		{"path dir", LogArgs{MaxCount: 100, Path: "src"}, []string{"--", "src"}},
 		{"path renamed", LogArgs{MaxCount: 100, Path: "src/bee.go"}, []string{"--", "src/bee.go"}},
 		{"path old name", LogArgs{MaxCount: 100, Path: "src/b.go"}, []string{"--", "src/b.go"}},
 		{"path readme", LogArgs{MaxCount: 100, Path: "README"}, []string{"--", "README"}},
 		{"path absolute", LogArgs{MaxCount: 100, Path: f.dir + "/src/a.go"}, []string{"--", "src/a.go"}},
+		{"path author", LogArgs{MaxCount: 100, Path: "src", Author: "Bob"}, []string{"--author=Bob", "--", "src"}},
+		{"path grep", LogArgs{MaxCount: 100, Path: "src", Grep: "change A|fix"}, []string{"-E", "--grep=change A|fix", "--", "src"}},
 		{"author", LogArgs{MaxCount: 100, Author: "Bob"}, []string{"--author=Bob"}},
 		{"grep", LogArgs{MaxCount: 100, Grep: "widget|feature"}, []string{"-E", "--grep=widget|feature"}},
 		{"since", LogArgs{MaxCount: 100, Since: "2024-01-01T17:00:00Z"}, []string{"--since=2024-01-01T17:00:00Z"}},
 		{"until", LogArgs{MaxCount: 100, Until: "2024-01-01T16:00:00Z"}, []string{"--until=2024-01-01T16:00:00Z"}},
+		{"path since", LogArgs{MaxCount: 100, Path: "src", Since: "2024-01-01T17:00:00Z"}, []string{"--since=2024-01-01T17:00:00Z", "--", "src"}},
 		{"revision", LogArgs{MaxCount: 100, Revision: "feature"}, []string{"feature"}},
 		{"revision expr", LogArgs{MaxCount: 100, Revision: "HEAD~3"}, []string{"HEAD~3"}},
 		{"range", LogArgs{MaxCount: 100, Revision: "feature..main"}, []string{"feature..main"}},
@@ -84,13 +118,29 @@ func TestLogMatchesGit(t *testing.T) {
 			}
 			got := []string{}
 			for _, c := range out.Commits {
-				got = append(got, c.Hash)
+				when, err := time.Parse(time.RFC3339, c.Date)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, fmt.Sprintf("%s %s <%s> %d %s", c.Hash, c.Author, c.Email, when.Unix(), c.Subject))
 			}
-			if diff := cmp.Diff(gitLogHashes(f, tt.git...), got); diff != "" {
+			want := gitLogLines(f, "%H %an <%ae> %at %s", tt.git...)
+			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("log mismatch (-git +grove):\n%s", diff)
 			}
 		})
 	}
+}
+
+func gitLogLines(f *fixture, format string, args ...string) []string {
+	out := f.git(append([]string{"log", "--format=" + format}, args...)...)
+	lines := []string{}
+	for _, l := range strings.Split(out, "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return lines
 }
 
 func TestLogText(t *testing.T) {
@@ -123,5 +173,43 @@ func TestLogStopsAtItsBudget(t *testing.T) {
 	}
 	if _, _, err := r.logTool(testCtx(t), nil, sc, LogArgs{Author: "nobody", Revision: out.Resume}); err != nil {
 		t.Errorf("resuming: %v", err)
+	}
+}
+
+func TestLogCorruptCommitGraph(t *testing.T) {
+	f := historyFixture(t)
+	want := gitLogLines(f, "%H", "--", "src/a.go")
+	f.git("commit-graph", "write", "--reachable")
+	graph := filepath.Join(f.dir, ".git", "objects", "info", "commit-graph")
+	data, err := os.ReadFile(graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		data []byte
+	}{
+		{"truncated", data[:len(data)/2]},
+		{"garbage", []byte("CGPH\x01\x01\x09\x00garbage")},
+		{"empty", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			os.Chmod(graph, 0o644)
+			if err := os.WriteFile(graph, tt.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r, sc := f.repos()
+			_, out, err := r.logTool(testCtx(t), nil, sc, LogArgs{MaxCount: 100, Path: "src/a.go"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []string{}
+			for _, c := range out.Commits {
+				got = append(got, c.Hash)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("log mismatch (-git +grove):\n%s", diff)
+			}
+		})
 	}
 }

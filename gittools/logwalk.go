@@ -98,6 +98,7 @@ func (rp *repo) log(ctx context.Context, q logQuery) (LogOut, error) {
 	var lookup *treeLookup
 	if q.path != "" {
 		lookup = newTreeLookup(rp)
+		w.graph = rp.commitGraph() // most commits of a path-limited walk are not shown: don't decode them
 	}
 	for n := 0; ; n++ {
 		if q.progress != nil && n > 0 && n%progressEveryCommits == 0 {
@@ -120,17 +121,28 @@ func (rp *repo) log(ctx context.Context, q logQuery) (LogOut, error) {
 				return out, err
 			}
 		}
-		if show && q.match(c) {
-			if len(out.Commits) == q.max {
-				out.More = true
-				return out, nil
+		if show {
+			if done, err := q.add(&out, w, c); done || err != nil {
+				return out, err
 			}
-			out.Commits = append(out.Commits, commitInfo(c))
 		}
 		if err := w.follow(parents...); err != nil {
 			return out, err
 		}
 	}
+}
+
+// add appends c to out if it passes the filters; done reports that out was already full (out.More is set).
+func (q *logQuery) add(out *LogOut, w *walker, c *object.Commit) (done bool, err error) {
+	if c, err = w.full(c); err != nil || !q.match(c) {
+		return false, err
+	}
+	if len(out.Commits) == q.max {
+		out.More = true
+		return true, nil
+	}
+	out.Commits = append(out.Commits, commitInfo(c))
+	return false, nil
 }
 
 // maxScan bounds one walk: a filter that matches nothing in a long history (a rarely touched path, an author
@@ -184,6 +196,9 @@ func (rp *repo) simplify(w *walker, l *treeLookup, c *object.Commit, p string) (
 		}
 		if err != nil {
 			return false, nil, err
+		}
+		if pc.TreeHash == c.TreeHash {
+			return false, []plumbing.Hash{ph}, nil // same root tree: TREESAME without a lookup
 		}
 		pe, err := l.find(pc.TreeHash, p)
 		if err != nil {

@@ -64,6 +64,7 @@ type repo struct {
 	warmed  bool
 	hashes  map[string]wtHash // worktree blob hashes by path, kept across index changes
 	matcher *ignore.Matcher   // built on first status; see ignoreMatcher
+	graph   *commitGraph      // see commitGraph
 }
 
 // open resolves repoPath through sc, finds the repository by walking up from it (never above its root), checks

@@ -2,59 +2,117 @@ package gittools
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"path"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// scanTracked compares only the index entries under limit with the worktree, without walking the tree: what
-// git_diff with a path needs. A path below a symlinked or missing directory counts as deleted, as in git.
+// scanTracked compares the index entries under limit ("" = all) with the worktree without walking the tree,
+// like git diff: no readdir and no ignore matching, only one lstat per tracked file, through an os.Root opened
+// on its directory (see statter). A path below a symlinked or missing directory counts as deleted, as in git.
 func (rp *repo) scanTracked(ctx context.Context, idx *gitIndex, limit string) (*wtScan, error) {
-	s := &wtScan{changed: map[string]byte{}}
 	lo, hi := idx.prefixRange(limit)
 	if i, ok := idx.byName[limit]; ok {
 		lo, hi = i, i+1
 	}
-	dirOK := map[string]bool{".": true}
+	infos, err := rp.lstatEntries(ctx, idx, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	s := &wtScan{changed: map[string]byte{}}
 	for i := lo; i < hi; i++ {
-		if (i-lo)%256 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
 		e := idx.entries[i]
-		if e.stage != 0 || e.skipWorktree || i > lo && idx.entries[i-1].name == e.name {
+		if !worktreeEntry(idx, lo, i) {
 			continue
 		}
-		if !rp.realDir(path.Dir(e.name), dirOK) {
-			s.changed[e.name] = 'D'
-			continue
-		}
-		info, err := rp.loc.Join(e.name).Lstat()
-		switch {
-		case err != nil:
-			s.changed[e.name] = 'D'
-		case info.IsDir():
-			if e.mode != filemode.Submodule {
-				s.changed[e.name] = 'D'
-			}
-		default:
-			if c := rp.compareFile(e, e.name, info, idx); c != 0 {
-				s.changed[e.name] = c
-			}
+		if c := rp.compareTracked(e, infos[i-lo], idx); c != 0 {
+			s.changed[e.name] = c
 		}
 	}
 	return s, nil
 }
 
+// worktreeEntry reports whether index entry i has a worktree file to compare: stage 0, not skip-worktree,
+// and the first entry of its name.
+func worktreeEntry(idx *gitIndex, lo, i int) bool {
+	e := idx.entries[i]
+	return e.stage == 0 && !e.skipWorktree && (i == lo || idx.entries[i-1].name != e.name)
+}
+
+// compareTracked returns 0 if info (nil: missing) matches index entry e, else its Y column ('M', 'T', 'D', 'A').
+func (rp *repo) compareTracked(e indexEntry, info fs.FileInfo, idx *gitIndex) byte {
+	switch {
+	case info == nil:
+		return 'D'
+	case info.IsDir():
+		if e.mode != filemode.Submodule {
+			return 'D'
+		}
+		return 0 // submodule contents are not compared (gap: dirty submodules show clean)
+	}
+	return rp.compareFile(e, e.name, info, idx)
+}
+
+// Scanning splits the entries into scanWorkers contiguous chunks lstat-ed in parallel, as git's preload-index
+// does; ranges under minParallelScan entries aren't worth the goroutines.
+const scanWorkers = 2
+
+var minParallelScan = 4096 // a variable so tests can lower it
+
+// lstatEntries lstats the worktree files of the entries in [lo, hi): infos[i-lo] is nil when the file is missing
+// or lies below a symlink or a non-directory.
+func (rp *repo) lstatEntries(ctx context.Context, idx *gitIndex, lo, hi int) ([]fs.FileInfo, error) {
+	infos := make([]fs.FileInfo, hi-lo)
+	workers := 1
+	if hi-lo >= minParallelScan {
+		workers = scanWorkers
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		a, b := lo+(hi-lo)*w/workers, lo+(hi-lo)*(w+1)/workers
+		wg.Go(func() { errs[w] = rp.lstatChunk(ctx, idx, lo, a, b, infos) })
+	}
+	wg.Wait()
+	return infos, errors.Join(errs...)
+}
+
+// lstatChunk fills infos[a-lo:b-lo] through its own statter.
+func (rp *repo) lstatChunk(ctx context.Context, idx *gitIndex, lo, a, b int, infos []fs.FileInfo) error {
+	st := rp.newStatter()
+	defer st.close()
+	dirOK := map[string]bool{".": true}
+	for i := a; i < b; i++ {
+		if (i-a)%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if !worktreeEntry(idx, lo, i) {
+			continue
+		}
+		name := idx.entries[i].name
+		if !st.realDir(path.Dir(name), dirOK) {
+			continue
+		}
+		if info, err := st.lstat(name); err == nil {
+			infos[i-lo] = info
+		}
+	}
+	return nil
+}
+
 // realDir reports whether dir and each of its parents is a real directory (not a symlink), memoised in ok.
-func (rp *repo) realDir(dir string, ok map[string]bool) bool {
+func (st *statter) realDir(dir string, ok map[string]bool) bool {
 	if v, seen := ok[dir]; seen {
 		return v
 	}
-	v := rp.realDir(path.Dir(dir), ok)
+	v := st.realDir(path.Dir(dir), ok)
 	if v {
-		info, err := rp.loc.Join(dir).Lstat()
+		info, err := st.lstat(dir)
 		v = err == nil && info.IsDir()
 	}
 	ok[dir] = v

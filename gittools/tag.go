@@ -18,7 +18,7 @@ import (
 type TagArgs struct {
 	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
 	Name     string `json:"name,omitempty" jsonschema:"tag to create; omit to list tags"`
-	Message  string `json:"message,omitempty" jsonschema:"with name: create an annotated tag with this message (lightweight tag when empty)"`
+	Message  string `json:"message,omitempty" jsonschema:"with name: the annotated tag's message (default: the tag name)"`
 	Revision string `json:"revision,omitempty" jsonschema:"with name: the commit to tag (default HEAD)"`
 }
 
@@ -43,8 +43,8 @@ func (r *Repos) addTag(s *mcp.Server) {
 	t := &mcp.Tool{
 		Name:  "git_tag",
 		Title: "Git tags",
-		Description: "List tags (sorted by name, with the commit each points at), or, when name is given, create a " +
-			"tag at revision (default HEAD): annotated when message is given, lightweight otherwise.",
+		Description: "List tags (sorted by name, with the commit each points at), or, when name is given, create an " +
+			"annotated tag at revision (default HEAD) with message (default: the tag name).",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: r.opts.ReadOnly, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)},
 	}
 	if r.opts.ReadOnly {

@@ -19,54 +19,35 @@ type wtScan struct {
 	untracked []string        // files, and directories as "dir/", in walk order
 }
 
-// scanWorktree compares every tracked file with its index entry and, when untracked is set, lists untracked
-// files through the ignore matcher. It only lstats: content is hashed (through os.Root, never blocking) only for
-// files whose stat data differs from the index or that are racily clean.
+// scanWorktree compares every tracked file with its index entry (scanTracked: index-driven, parallel lstats)
+// and, when untracked is set, lists untracked files through the ignore matcher's walk. It only lstats: content
+// is hashed (through os.Root, never blocking) only for files whose stat data differs from the index or that are
+// racily clean.
 func (rp *repo) scanWorktree(ctx context.Context, idx *gitIndex, untracked bool, progress func(int)) (*wtScan, error) {
+	s, err := rp.scanTracked(ctx, idx, "")
+	if err != nil || !untracked {
+		return s, err
+	}
 	m, err := rp.ignoreMatcher()
 	if err != nil {
 		return nil, err
 	}
-	s := &wtScan{changed: map[string]byte{}}
-	seen := make([]bool, len(idx.entries))
 	dirs := idx.dirs()
-	st := rp.newStatter()
-	defer st.close()
 	n := 0
 	err = m.Walk(ctx, func(rel string, d fs.DirEntry) error {
 		if n++; progress != nil && n%progressEvery == 0 {
 			progress(n)
 		}
 		if d.IsDir() {
-			return rp.scanDir(idx, m, dirs, rel, seen, s, untracked)
+			return rp.scanDir(idx, m, dirs, rel, s)
 		}
-		i, ok := idx.byName[rel]
-		if !ok {
-			if untracked && (d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0) {
-				s.untracked = append(s.untracked, rel)
-			}
-			return nil
-		}
-		for j := i; j < len(idx.entries) && idx.entries[j].name == rel; j++ {
-			seen[j] = true
-		}
-		if e := idx.entries[i]; e.stage == 0 && !e.skipWorktree {
-			info, err := st.lstat(rel)
-			if err != nil {
-				s.changed[rel] = 'D'
-			} else if c := rp.compareFile(e, rel, info, idx); c != 0 {
-				s.changed[rel] = c
-			}
+		if _, tracked := idx.byName[rel]; !tracked && (d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0) {
+			s.untracked = append(s.untracked, rel)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
-	}
-	for i, e := range idx.entries {
-		if !seen[i] && e.stage == 0 && !e.skipWorktree {
-			s.changed[e.name] = 'D'
-		}
 	}
 	return s, nil
 }
@@ -88,15 +69,14 @@ func (rp *repo) ignoreMatcher() (*ignore.Matcher, error) {
 const progressEvery = 5000
 
 // scanDir decides whether the walk enters directory rel.
-func (rp *repo) scanDir(idx *gitIndex, m *ignore.Matcher, dirs map[string]bool, rel string, seen []bool, s *wtScan, untracked bool) error {
+func (rp *repo) scanDir(idx *gitIndex, m *ignore.Matcher, dirs map[string]bool, rel string, s *wtScan) error {
 	if i, ok := idx.byName[rel]; ok && idx.entries[i].mode == filemode.Submodule {
-		seen[i] = true // submodule contents are not compared (gap: dirty submodules show clean)
-		return fs.SkipDir
+		return fs.SkipDir // submodule contents are not compared (gap: dirty submodules show clean)
 	}
 	if dirs[rel] {
 		return nil
 	}
-	if untracked && rp.dirHasFiles(m, rel, 0) {
+	if rp.dirHasFiles(m, rel, 0) {
 		s.untracked = append(s.untracked, rel+"/")
 	}
 	return fs.SkipDir

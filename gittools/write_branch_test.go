@@ -65,12 +65,19 @@ func TestGitTagCreate(t *testing.T) {
 	if !out.Created || len(out.Tags) != 1 || !out.Tags[0].Annotated || out.Tags[0].Subject != "Release 1.0" {
 		t.Errorf("TagOut = %+v", out)
 	}
-	f.ok("git_tag", map[string]any{"repo_path": f.dir, "name": "light", "revision": "other"}, nil)
-	if got, want := f.git("rev-parse", "light"), f.git("rev-parse", "other"); got != want || f.git("cat-file", "-t", "light") != "commit" {
-		t.Errorf("light = %s, want the commit %s", got, want)
+	out = TagOut{}
+	f.ok("git_tag", map[string]any{"repo_path": f.dir, "name": "nomsg", "revision": "other"}, &out)
+	got = f.git("for-each-ref", "--format=%(objecttype) %(taggername)|%(contents)|%(*objectname)", "refs/tags/nomsg")
+	want = fmt.Sprintf("tag %s|nomsg\n|%s", testCommitterName, f.git("rev-parse", "other"))
+	if got != want {
+		t.Errorf("tag without a message = %q, want an annotated tag %q", got, want)
+	}
+	if !out.Created || len(out.Tags) != 1 || !out.Tags[0].Annotated || out.Tags[0].Subject != "nomsg" {
+		t.Errorf("TagOut = %+v", out)
 	}
 	f.git("fsck", "--strict")
 	f.fails("git_tag", map[string]any{"repo_path": f.dir, "name": "v1.0"}, "already exists")
+	f.fails("git_tag", map[string]any{"repo_path": f.dir, "name": "blank", "message": " \n\n"}, "message is empty")
 	f.fails("git_tag", map[string]any{"repo_path": f.dir, "name": "--delete"}, "must not start with '-'")
 	f.fails("git_tag", map[string]any{"repo_path": f.dir, "name": "bad..name"}, "'..'")
 	f.fails("git_tag", map[string]any{"repo_path": f.dir, "name": "ok", "revision": "-n"}, "must not start with '-'")

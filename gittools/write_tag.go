@@ -3,8 +3,8 @@ package gittools
 // The creating half of git_tag. tag.go registers the tool, defines TagArgs/TagOut and calls createTag with the
 // repository opened and locked when a name is given.
 //
-// As git_tag's description promises: annotated (tagger = the committer identity) when a message is given,
-// lightweight otherwise.
+// As git_tag's description promises, every created tag is annotated (tagger = the committer identity), with the
+// tag name as the message when none is given, like `git tag -a name -m name`.
 
 import (
 	"context"
@@ -38,26 +38,34 @@ func (r *Repos) createTag(ctx context.Context, rp *repo, in TagArgs) (*mcp.CallT
 	if _, err := rp.git.Storer.Reference(name); err == nil {
 		return nil, TagOut{}, fmt.Errorf("tag %q already exists", name.Short())
 	}
-	info := TagInfo{Name: name.Short(), Commit: target.String()}
-	refHash := target
-	if msg := cleanMessage(in.Message); msg != "" {
-		if refHash, err = rp.writeTagObject(name.Short(), target, msg); err != nil {
-			return nil, TagOut{}, err
-		}
-		info.Annotated, info.Subject = true, summaryLine(msg)
-	} else if strings.TrimSpace(in.Message) != "" {
-		return nil, TagOut{}, errors.New("the tag message is empty after removing blank lines")
+	msg, err := tagMessage(name.Short(), in.Message)
+	if err != nil {
+		return nil, TagOut{}, err
+	}
+	refHash, err := rp.writeTagObject(name.Short(), target, msg)
+	if err != nil {
+		return nil, TagOut{}, err
 	}
 	if err := rp.createRef(plumbing.NewHashReference(name, refHash)); err != nil {
 		return nil, TagOut{}, err
 	}
 	rp.changed()
-	kind := "lightweight"
-	if info.Annotated {
-		kind = "annotated"
-	}
-	text := fmt.Sprintf("Created %s tag %s at %s.", kind, info.Name, shortHash(info.Commit))
+	info := TagInfo{Name: name.Short(), Commit: target.String(), Annotated: true, Subject: summaryLine(msg)}
+	text := fmt.Sprintf("Created annotated tag %s at %s.", info.Name, shortHash(info.Commit))
 	return textResult(text), TagOut{Tags: []TagInfo{info}, Created: true}, nil
+}
+
+// tagMessage is the cleaned message of a new tag: the tag name when message is omitted. A message given but
+// made only of blank lines is refused rather than silently replaced.
+func tagMessage(name, message string) (string, error) {
+	if message == "" {
+		return cleanMessage(name), nil
+	}
+	msg := cleanMessage(message)
+	if msg == "" {
+		return "", errors.New("the tag message is empty after removing blank lines")
+	}
+	return msg, nil
 }
 
 // tagName validates a tag name given short ("v1.0") or full ("refs/tags/v1.0").

@@ -97,10 +97,14 @@ func (s *Server) startWatching() error {
 	return nil
 }
 
-// rootsChanged re-scopes subscriptions to sc at once, and the watches in
-// the background: setting up a large tree's watches must not delay start-up
-// or the request that changed the roots.
+// rootsChanged re-scopes subscriptions to sc at once, and the watches and
+// repositories in the background: setting up a large tree's watches or a
+// repository's pack index must not delay start-up or the request that
+// changed the roots.
 func (s *Server) rootsChanged(sc *roots.Scope) {
 	s.notify.rescope(sc)
 	s.watcher.set(sc)
+	for _, r := range sc.Roots() {
+		s.repos.Warm(sc, r.Path) // load pack indexes now, not at the first tool call
+	}
 }

@@ -1,0 +1,98 @@
+package gittools
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	commitgraph "github.com/go-git/go-git/v5/plumbing/format/commitgraph/v2"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// commitGraph is the repository's .git/objects/info/commit-graph, read into memory: parents, root tree and
+// commit time of a commit without inflating and decoding it (GIT-PERFORMANCE §6.2). The path-limited log
+// walks with it and decodes only the commits it returns. Commits newer than the file are simply not in it.
+// Split graphs (objects/info/commit-graphs/) are not read: those walks decode every commit, as before.
+type commitGraph struct {
+	idx   commitgraph.Index
+	stamp fileStamp
+}
+
+// maxGraphFile bounds the commit-graph read into memory (about 72 bytes per commit: 900k commits).
+const maxGraphFile = 64 << 20
+
+const graphFile = "objects/info/commit-graph"
+
+// commitGraph returns the repository's commit graph, or nil when it has none (or an unreadable one), re-read
+// when the file changes. Caller holds rp.mu.
+func (rp *repo) commitGraph() *commitGraph {
+	st := statStamp(filepath.Join(rp.commonDir, filepath.FromSlash(graphFile)))
+	if rp.graph != nil && rp.graph.stamp == st {
+		return rp.graph
+	}
+	rp.graph = nil
+	if st == (fileStamp{}) || st.mtime == -1 {
+		return nil
+	}
+	idx, err := openGraph(rp.commonDir)
+	if err != nil {
+		return nil // walks fall back to decoding commits
+	}
+	rp.graph = &commitGraph{idx: idx, stamp: st}
+	return rp.graph
+}
+
+// openGraph reads the commit-graph through os.OpenInRoot, so a symlinked file cannot lead outside the git dir.
+// go-git's parser is not hardened against corrupt files: a panic in it means no graph.
+func openGraph(commonDir string) (_ commitgraph.Index, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: corrupt: %v", graphFile, p)
+		}
+	}()
+	f, err := os.OpenInRoot(commonDir, filepath.FromSlash(graphFile))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > maxGraphFile {
+		return nil, fmt.Errorf("%s: not a regular file of at most %d bytes", graphFile, maxGraphFile)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxGraphFile+1))
+	if err != nil {
+		return nil, err
+	}
+	return commitgraph.OpenFileIndex(memFile{bytes.NewReader(data)})
+}
+
+// memFile is an in-memory ReaderAtCloser: the graph is read with many small ReadAt calls, one syscall each on a file.
+type memFile struct{ *bytes.Reader }
+
+func (memFile) Close() error { return nil }
+
+// commit returns a partial commit for h, with only Hash, TreeHash, ParentHashes and Committer.When set, or
+// false when h is not in the graph.
+func (g *commitGraph) commit(h plumbing.Hash) (_ *object.Commit, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false // a corrupt graph: the walker decodes the commit instead
+		}
+	}()
+	i, err := g.idx.GetIndexByHash(h)
+	if err != nil {
+		return nil, false
+	}
+	d, err := g.idx.GetCommitDataByIndex(i)
+	if err != nil {
+		return nil, false
+	}
+	return &object.Commit{Hash: h, TreeHash: d.TreeHash, ParentHashes: d.ParentHashes,
+		Committer: object.Signature{When: d.When}}, true
+}
