@@ -103,6 +103,7 @@ func checkLogMatchesGit(t *testing.T, f *fixture) {
 		{"path grep", LogArgs{MaxCount: 100, Path: "src", Grep: "change A|fix"}, []string{"-E", "--grep=change A|fix", "--", "src"}},
 		{"author", LogArgs{MaxCount: 100, Author: "Bob"}, []string{"--author=Bob"}},
 		{"grep", LogArgs{MaxCount: 100, Grep: "widget|feature"}, []string{"-E", "--grep=widget|feature"}},
+		{"grep anchored per line", LogArgs{MaxCount: 100, Grep: "^change|A$"}, []string{"-E", "--grep=^change|A$"}},
 		{"since", LogArgs{MaxCount: 100, Since: "2024-01-01T17:00:00Z"}, []string{"--since=2024-01-01T17:00:00Z"}},
 		{"until", LogArgs{MaxCount: 100, Until: "2024-01-01T16:00:00Z"}, []string{"--until=2024-01-01T16:00:00Z"}},
 		{"path since", LogArgs{MaxCount: 100, Path: "src", Since: "2024-01-01T17:00:00Z"}, []string{"--since=2024-01-01T17:00:00Z", "--", "src"}},

@@ -66,7 +66,8 @@ func compileFilter(name, expr string) (*regexp.Regexp, error) {
 	if expr == "" {
 		return nil, nil
 	}
-	re, err := regexp.Compile(expr)
+	// git matches --grep and --author line by line: ^ and $ anchor at lines.
+	re, err := regexp.Compile("(?m)" + expr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: invalid regular expression: %w", name, err)
 	}
