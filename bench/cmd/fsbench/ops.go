@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/grove-mcp/grove/bench/internal/benchutil"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// An op is one timed workload. Its check value (a size, a count, or a sorted
+// path list) is compared with what the workload should give, so a server that
+// answers fast by answering less is caught.
+type op struct {
+	name string
+	want string // expected check value
+}
+
+const numOps = 4
+
+var ops = [numOps]op{
+	{"read 1 MiB", fmt.Sprint(benchutil.BigFileSize)},
+	{"list 1,000 entries", fmt.Sprint(benchutil.ListEntries)},
+	{"glob 20,000 files", fmt.Sprint(benchutil.GlobMatching)},
+	{"tree 2,000 entries", fmt.Sprint(benchutil.TreeEntries)},
+}
+
+// A flavor knows how to start one server and phrase each op for it.
+type flavor struct {
+	name string
+	argv func(root string) []string
+	run  func(ctx context.Context, cs *mcp.ClientSession, root string, i int) (check string, paths []string, err error)
+}
+
+func call(ctx context.Context, cs *mcp.ClientSession, tool string, args map[string]any) (*mcp.CallToolResult, string, error) {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	text, err := benchutil.Text(res, err)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", tool, err)
+	}
+	return res, text, nil
+}
+
+// structured decodes a result's structuredContent into v.
+func structured(res *mcp.CallToolResult, v any) error {
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+func groveFlavor(bin string) flavor {
+	return flavor{name: "grove", argv: func(root string) []string { return []string{bin, "--root", root} }, run: groveOp}
+}
+
+func groveOp(ctx context.Context, cs *mcp.ClientSession, root string, i int) (string, []string, error) {
+	switch i {
+	case 0:
+		res, _, err := call(ctx, cs, "read_file", map[string]any{"path": root + "/big.txt"})
+		if err != nil {
+			return "", nil, err
+		}
+		var out struct{ Content string }
+		err = structured(res, &out)
+		return fmt.Sprint(len(out.Content)), nil, err
+	case 1:
+		res, _, err := call(ctx, cs, "list_directory", map[string]any{"path": root + "/list"})
+		if err != nil {
+			return "", nil, err
+		}
+		var out struct{ Entries []json.RawMessage }
+		err = structured(res, &out)
+		return fmt.Sprint(len(out.Entries)), nil, err
+	case 2:
+		res, _, err := call(ctx, cs, "search_files", map[string]any{"path": root + "/glob", "pattern": "**/*.txt", "max_results": 1_000_000})
+		if err != nil {
+			return "", nil, err
+		}
+		var out struct{ Matches []string }
+		err = structured(res, &out)
+		slices.Sort(out.Matches)
+		return fmt.Sprint(len(out.Matches)), out.Matches, err
+	default:
+		res, _, err := call(ctx, cs, "directory_tree", map[string]any{"path": root + "/tree", "max_depth": 100, "max_entries": 1_000_000})
+		if err != nil {
+			return "", nil, err
+		}
+		var out struct{ Entries []json.RawMessage }
+		err = structured(res, &out)
+		return fmt.Sprint(len(out.Entries)), nil, err
+	}
+}
+
+func refFlavor(script string) flavor {
+	return flavor{name: "reference", argv: func(root string) []string { return []string{"node", script, root} }, run: refOp}
+}
+
+func refOp(ctx context.Context, cs *mcp.ClientSession, root string, i int) (string, []string, error) {
+	switch i {
+	case 0:
+		_, text, err := call(ctx, cs, "read_text_file", map[string]any{"path": root + "/big.txt"})
+		return fmt.Sprint(len(text)), nil, err
+	case 1:
+		_, text, err := call(ctx, cs, "list_directory", map[string]any{"path": root + "/list"})
+		return fmt.Sprint(strings.Count(text, "[FILE]") + strings.Count(text, "[DIR]")), nil, err
+	case 2:
+		_, text, err := call(ctx, cs, "search_files", map[string]any{"path": root + "/glob", "pattern": "**/*.txt"})
+		if err != nil {
+			return "", nil, err
+		}
+		var rel []string
+		for _, p := range strings.Split(strings.TrimSpace(text), "\n") {
+			rel = append(rel, strings.TrimPrefix(p, root+"/glob/"))
+		}
+		slices.Sort(rel)
+		return fmt.Sprint(len(rel)), rel, nil
+	default:
+		_, text, err := call(ctx, cs, "directory_tree", map[string]any{"path": root + "/tree"})
+		if err != nil {
+			return "", nil, err
+		}
+		var nodes []treeNode
+		if err := json.Unmarshal([]byte(text), &nodes); err != nil {
+			return "", nil, err
+		}
+		return fmt.Sprint(countNodes(nodes)), nil, nil
+	}
+}
+
+type treeNode struct {
+	Name     string     `json:"name"`
+	Children []treeNode `json:"children"`
+}
+
+func countNodes(ns []treeNode) int {
+	n := len(ns)
+	for _, c := range ns {
+		n += countNodes(c.Children)
+	}
+	return n
+}
