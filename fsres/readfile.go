@@ -24,7 +24,7 @@ type ReadFileArgs struct {
 // FileText is what read_file answers.
 type FileText struct {
 	Path       string `json:"path"`
-	Content    string `json:"content,omitempty"`
+	Content    string `json:"-"` // sent once, in the content block: not twice in a model's context
 	TotalLines int    `json:"total_lines"`
 	StartLine  int    `json:"start_line,omitempty"`
 	EndLine    int    `json:"end_line,omitempty"`

@@ -17,10 +17,12 @@ func (f *Files) registerReadTools(s *mcp.Server) {
 	}
 	scope.AddTool(s, read("read_file", "Read file",
 		"Read a text file inside the roots. Give start_line/end_line (1-based, inclusive), head or tail to read part of it; "+
-			"the answer says the total line count and whether it was cut. Binary files are described, not dumped."),
+			"the answer says the total line count and whether it was cut. Binary files are described, not dumped. "+
+			"The text comes in the content block; structuredContent holds its metadata."),
 		p, f.readFile)
 	scope.AddTool(s, read("read_files", "Read files",
-		"Read several text files at once; a file that fails gets its own error and does not stop the others."),
+		"Read several text files at once; a file that fails gets its own error and does not stop the others. "+
+			"The texts come in the content block; structuredContent holds their metadata."),
 		p, f.readFiles)
 	scope.AddTool(s, read("list_directory", "List directory",
 		"List a directory: directories first, then files with sizes. Entries ignored by .gitignore are left out."),

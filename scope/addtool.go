@@ -1,6 +1,7 @@
 package scope
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -105,7 +106,7 @@ func finish[Out any](res *mcp.CallToolResult, out Out, err error) (*mcp.CallTool
 	if res.InputRequests != nil || res.IsError {
 		return res, nil
 	}
-	b, err := json.Marshal(out)
+	b, err := marshal(out)
 	if err != nil {
 		return nil, fmt.Errorf("marshaling tool output: %w", err)
 	}
@@ -120,4 +121,16 @@ func errorResult(err error) *mcp.CallToolResult {
 	var res mcp.CallToolResult
 	res.SetError(err)
 	return &res
+}
+
+// marshal encodes v without escaping <, > and &, which fill source code and
+// would grow it by six bytes each.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
