@@ -28,8 +28,9 @@ type Provider interface {
 
 // ErrNoRoots tells the model, and through it the user, how to give grove
 // something to work on.
-var ErrNoRoots = errors.New("grove has no roots to work in: start it with --root DIR " +
-	"(for example: grove --root ~/project), or use a client that shares its workspace folders as roots")
+var ErrNoRoots = errors.New("grove has no roots to work in: nothing lies both inside the operator's --root " +
+	"directories and inside the client's roots. Start grove with --root DIR (for example: grove --root ~/project), " +
+	"or open a workspace inside those directories; list_roots shows what grove was given")
 
 // RequestState marks a retry that carries the client's roots. It grants
 // nothing: client roots can only narrow the operator's.
