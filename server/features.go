@@ -77,7 +77,11 @@ func (s *Server) startWatching() error {
 		return err
 	}
 	n := newNotifier(s.mcp, w, s.logger.With("component", "notify"))
-	n.listChanged = func() { s.files.ListChanged(s.mcp) }
+	n.listChanged = func() {
+		if s.anyInitialized() {
+			s.files.ListChanged(s.mcp)
+		}
+	}
 	n.changed = func(dirs []string) {
 		for _, d := range dirs {
 			s.files.Invalidate(d)
@@ -107,4 +111,16 @@ func (s *Server) rootsChanged(sc *roots.Scope) {
 	for _, r := range sc.Roots() {
 		s.repos.Warm(sc, r.Path) // load pack indexes now, not at the first tool call
 	}
+}
+
+// anyInitialized reports whether some session has been initialized. The SDK
+// would send list_changed to a session before its handshake ends, which the
+// protocol forbids; and a client lists resources after it anyway.
+func (s *Server) anyInitialized() bool {
+	for ss := range s.mcp.Sessions() {
+		if ss.InitializeParams() != nil {
+			return true
+		}
+	}
+	return false
 }

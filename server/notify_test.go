@@ -220,3 +220,29 @@ func TestRootsChangeRescopesSubscriptions(t *testing.T) {
 	write(t, fb, "b2")
 	expectUpdated(t, ev, roots.URI(fb), roots.URI(fa))
 }
+
+// list_changed waits for a session that finished its handshake.
+func TestListChangedWaitsForInitialize(t *testing.T) {
+	s, err := New(Config{Roots: []string{realTemp(t)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := s.MCP().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	if s.anyInitialized() {
+		t.Fatal("a session counts as initialized before its handshake")
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if !s.anyInitialized() {
+		t.Error("no session counts as initialized after the handshake")
+	}
+}
