@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -25,10 +26,10 @@ import (
 // require one).
 func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[In, Out]) {
 	tt := *t
-	inSchema, inResolved := schemaFor[In]()
+	inSchema, inResolved := schemaFor[In](requiredNotNull)
 	tt.InputSchema = inSchema
 	if tt.OutputSchema == nil {
-		tt.OutputSchema, _ = schemaFor[Out]()
+		tt.OutputSchema, _ = schemaFor[Out](nil)
 	}
 	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		in, err := decodeInput[In](req.Params.Arguments, inResolved)
@@ -48,7 +49,7 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[
 
 // schemaFor infers T's schema as mcp.AddTool does; a type without one is a
 // programmer's error, found at start-up.
-func schemaFor[T any]() (*jsonschema.Schema, *jsonschema.Resolved) {
+func schemaFor[T any](adjust func(*jsonschema.Schema)) (*jsonschema.Schema, *jsonschema.Resolved) {
 	rt := reflect.TypeFor[T]()
 	if rt.Kind() == reflect.Pointer {
 		rt = rt.Elem()
@@ -57,11 +58,31 @@ func schemaFor[T any]() (*jsonschema.Schema, *jsonschema.Resolved) {
 	if err != nil {
 		panic(fmt.Sprintf("schema of %v: %v", rt, err))
 	}
+	if adjust != nil {
+		adjust(schema)
+	}
 	resolved, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		panic(fmt.Sprintf("resolving the schema of %v: %v", rt, err))
 	}
 	return schema, resolved
+}
+
+// requiredNotNull makes required arguments non-nullable: the inference gives
+// a slice ["null", "array"], which would let a model send null for a list
+// the tool cannot do without.
+func requiredNotNull(s *jsonschema.Schema) {
+	for _, name := range s.Required {
+		p := s.Properties[name]
+		if p == nil || len(p.Types) != 2 || !slices.Contains(p.Types, "null") {
+			continue
+		}
+		for _, typ := range p.Types {
+			if typ != "null" {
+				p.Type, p.Types = typ, nil
+			}
+		}
+	}
 }
 
 // decodeInput validates the arguments, applies their defaults and decodes

@@ -15,8 +15,9 @@ import (
 )
 
 type echoIn struct {
-	Text  string `json:"text" jsonschema:"what to echo"`
-	Times int    `json:"times,omitempty" jsonschema:"how often"`
+	Text  string   `json:"text" jsonschema:"what to echo"`
+	Times int      `json:"times,omitempty" jsonschema:"how often"`
+	Tags  []string `json:"tags" jsonschema:"labels, required"`
 }
 
 type echoOut struct {
@@ -71,11 +72,12 @@ func TestAddTool(t *testing.T) {
 		wantOut    string // structuredContent
 		wantRPCErr bool
 	}{
-		{"ok", map[string]any{"text": "<a&b>", "times": 2}, "", `{"echo":"<a&b><a&b>","roots":1}`, false},
-		{"missing required argument", map[string]any{}, "validating \"arguments\"", "", false},
-		{"wrong type", map[string]any{"text": 3}, "validating \"arguments\"", "", false},
-		{"handler error", map[string]any{"text": "fail"}, "it failed", "", false},
-		{"protocol error stays one", map[string]any{"text": "protocol"}, "", "", true},
+		{"ok", map[string]any{"text": "<a&b>", "times": 2, "tags": []string{}}, "", `{"echo":"<a&b><a&b>","roots":1}`, false},
+		{"missing required argument", map[string]any{"tags": []string{}}, "validating \"arguments\"", "", false},
+		{"wrong type", map[string]any{"text": 3, "tags": []string{}}, "validating \"arguments\"", "", false},
+		{"null for a required list", map[string]any{"text": "x", "tags": nil}, "validating \"arguments\"", "", false},
+		{"handler error", map[string]any{"text": "fail", "tags": []string{}}, "it failed", "", false},
+		{"protocol error stays one", map[string]any{"text": "protocol", "tags": []string{}}, "", "", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: tt.args})
@@ -117,7 +119,10 @@ func TestAddToolSchemas(t *testing.T) {
 	}
 	in, _ := json.Marshal(res.Tools[0].InputSchema)
 	out, _ := json.Marshal(res.Tools[0].OutputSchema)
-	for _, want := range []string{`"required":["text"]`, `"what to echo"`} {
+	if strings.Contains(string(in), "null") {
+		t.Errorf("input schema %s lets a required argument be null", in)
+	}
+	for _, want := range []string{`"required":["text","tags"]`, `"what to echo"`, `"items":{"type":"string"},"type":"array"`} {
 		if !strings.Contains(string(in), want) {
 			t.Errorf("input schema %s lacks %s", in, want)
 		}
@@ -129,7 +134,7 @@ func TestAddToolSchemas(t *testing.T) {
 
 func TestAddToolWithoutRoots(t *testing.T) {
 	cs := connect(t, scope.Static(nil))
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "x"}})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "x", "tags": []string{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +155,7 @@ func (a askRoots) Scope(req mcp.Request) (*roots.Scope, mcp.InputRequestMap) {
 
 func TestAddToolAsksForRoots(t *testing.T) {
 	cs := connect(t, askRoots{someScope(t)})
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "x"}})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "x", "tags": []string{}}})
 	if err != nil {
 		t.Fatal(err)
 	}
