@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -169,4 +171,73 @@ func TestBinaryEmptyFileIsEmptyText(t *testing.T) {
 			t.Fatalf("no answer to resources/read:\n%s", out)
 		})
 	}
+}
+
+// Subscriptions end to end over stdio, in both eras: the subscriber hears of
+// its file's changes; an unsubscribed sibling and a file outside the root
+// stay silent.
+func TestBinarySubscriptions(t *testing.T) {
+	bin := groveBinary(t)
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			base := realTemp(t)
+			mkdirs(t, base, "root", "outside")
+			// A batch's updates go out in URI order, so every silent file must sort
+			// before the awaited one to be caught: 0.txt < a.txt, outside < root.
+			a, b := filepath.Join(base, "root", "a.txt"), filepath.Join(base, "root", "0.txt")
+			out := filepath.Join(base, "outside", "x.txt")
+			for _, f := range []string{a, b, out} {
+				write(t, f, "0")
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+			defer cancel()
+			updated := make(chan string, 100)
+			client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
+				ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+					updated <- req.Params.URI
+				},
+			})
+			cmd := exec.Command(bin, "--root", filepath.Join(base, "root"))
+			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: era})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(a)}); err != nil {
+				t.Fatal(err)
+			}
+			if era == legacy {
+				if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(out)}); err == nil {
+					t.Error("subscribed to a file outside the root")
+				}
+			}
+			// A modern Subscribe returns before the server has the subscription:
+			// keep writing until the first notification proves it is in place.
+			for i := 1; ; i++ {
+				write(t, a, fmt.Sprint(i))
+				select {
+				case got := <-updated:
+					if got != roots.URI(a) {
+						t.Fatalf("update for %s, want %s", got, roots.URI(a))
+					}
+				case <-time.After(time.Second):
+					if ctx.Err() != nil {
+						t.Fatal("no update for the subscribed file")
+					}
+					continue
+				}
+				break
+			}
+			write(t, b, "1")
+			write(t, out, "1")
+			write(t, a, "last")
+			expectUpdatedFrom(t, updated, roots.URI(a), roots.URI(b), roots.URI(out))
+		})
+	}
+}
+
+// expectUpdatedFrom waits for want on ch; a forbidden URI before it fails.
+func expectUpdatedFrom(t *testing.T, ch chan string, want string, forbidden ...string) {
+	t.Helper()
+	expectUpdated(t, events{updated: ch}, want, forbidden...)
 }

@@ -67,9 +67,12 @@ func TestSubscriptionsNotifyOnlySubscribers(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
 			dir := realTemp(t)
-			a, b := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+			// A batch's updates go out in URI order, so a silent file must sort
+			// before the awaited one to be caught: 0.txt < a.txt < z.txt.
+			a, b, z := filepath.Join(dir, "a.txt"), filepath.Join(dir, "0.txt"), filepath.Join(dir, "z.txt")
 			write(t, a, "a")
 			write(t, b, "b")
+			write(t, z, "z")
 			cs, _, ev, _ := connectWatching(t, Config{Roots: []string{dir}}, era)
 			ctx := context.Background()
 			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(a)}); err != nil {
@@ -101,12 +104,12 @@ func TestSubscriptionsNotifyOnlySubscribers(t *testing.T) {
 			if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: roots.URI(a)}); err != nil {
 				t.Fatal(err)
 			}
-			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(b)}); err != nil {
+			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(z)}); err != nil {
 				t.Fatal(err)
 			}
 			write(t, a, "after unsubscribe")
-			write(t, b, "b3")
-			expectUpdated(t, ev, roots.URI(b), roots.URI(a))
+			write(t, z, "z2")
+			expectUpdated(t, ev, roots.URI(z), roots.URI(a), roots.URI(b))
 		})
 	}
 }
