@@ -119,6 +119,7 @@ func parseFlags(args []string) (server.Config, flagOpts, error) {
 	})
 	fs.BoolVar(&cfg.ReadOnly, "read-only", false, "offer no tool that writes files or repositories")
 	fs.Int64Var(&cfg.MaxReadBytes, "max-file-size", 10<<20, "largest file, in bytes, that is read whole")
+	fs.IntVar(&cfg.MaxWatches, "max-watches", 0, "most directories to watch for changes (0: the kernel's limit); past it, subscribed files are polled")
 	fs.StringVar(&opts.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&opts.logFile, "log-file", "", "append logs to this file instead of stderr")
 	fs.BoolVar(&opts.version, "version", false, "print the version and exit")

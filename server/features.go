@@ -70,8 +70,9 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 // notifications. Roots changes re-scope the watches and subscriptions.
 func (s *Server) startWatching() error {
 	w, err := watch.New(watch.Options{
-		Ignore: func(abs string, isDir bool) bool { return s.files.Ignored(s.set.Scope(), abs, isDir) },
-		Logger: s.logger.With("component", "watch"),
+		Ignore:     func(abs string, isDir bool) bool { return s.files.Ignored(s.set.Scope(), abs, isDir) },
+		Logger:     s.logger.With("component", "watch"),
+		MaxWatches: s.cfg.MaxWatches,
 	})
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -248,4 +249,23 @@ func TestListChangedWaitsForInitialize(t *testing.T) {
 	if !s.anyInitialized() {
 		t.Error("no session counts as initialized after the handshake")
 	}
+}
+
+// Past the watch limit grove keeps working: list_roots reports the
+// degradation, and a subscribed file in an unwatched directory is polled.
+func TestDegradedWatching(t *testing.T) {
+	dir := realTemp(t)
+	mkdirs(t, dir, "a", "b", "c")
+	deep := filepath.Join(dir, "c", "f.txt")
+	write(t, deep, "0")
+	cs, _, ev, _ := connectWatching(t, Config{Roots: []string{dir}, MaxWatches: 2}, legacy)
+	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(deep)}); err != nil {
+		t.Fatal(err)
+	}
+	out := listRoots(t, cs)
+	if !strings.Contains(out.Watching, "degraded") {
+		t.Errorf("list_roots watching = %q, want it to report the degradation", out.Watching)
+	}
+	write(t, deep, "changed size")
+	expectUpdated(t, ev, roots.URI(deep))
 }

@@ -29,6 +29,7 @@ type Config struct {
 	Roots        []string // --root values: directories, files or file:// URIs; the ceiling
 	ReadOnly     bool     // no tool that writes files or repositories
 	MaxReadBytes int64    // largest file read whole; 0 means 10 MiB
+	MaxWatches   int      // most directories watched; 0 means the kernel's limit
 	Version      string
 	Logger       *slog.Logger // nil discards
 

@@ -20,7 +20,7 @@ func TestDegraded(t *testing.T) {
 	w := newWatcher(t, Options{
 		Logger:       slog.New(logs),
 		PollInterval: 10 * time.Millisecond,
-		maxWatches:   2,
+		MaxWatches:   2,
 	}, dir)
 	st := w.Status()
 	if st.Watches != 2 || !st.Degraded || !strings.Contains(st.Reason, "limit") {
@@ -77,7 +77,7 @@ func TestDegradedRecovers(t *testing.T) {
 	base := tempDir(t)
 	writeTree(t, base, "-- x/a/f.txt --\n-- y/g.txt --\n")
 	x, y := filepath.Join(base, "x"), filepath.Join(base, "y")
-	w, err := New(Options{maxWatches: 2})
+	w, err := New(Options{MaxWatches: 2})
 	must(t, err)
 	defer w.Close()
 	must(t, w.SetRoots([]string{x}))

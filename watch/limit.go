@@ -5,7 +5,7 @@ import (
 	"syscall"
 )
 
-// errLimit is what Add fails with once Options.maxWatches directories are watched, as inotify_add_watch
+// errLimit is what Add fails with once Options.MaxWatches directories are watched, as inotify_add_watch
 // does at max_user_watches.
 var errLimit error = syscall.ENOSPC
 

@@ -157,9 +157,9 @@ func (w *Watcher) watchDir(dir string, force bool) (*dirWatch, error) {
 	return dw, nil
 }
 
-// add adds the inotify watch of dir (counting against maxWatches if it is a new one).
+// add adds the inotify watch of dir (counting against MaxWatches if it is a new one).
 func (w *Watcher) add(dir string, isNew bool) error {
-	if w.opts.maxWatches > 0 && isNew && len(w.dirs) >= w.opts.maxWatches {
+	if w.opts.MaxWatches > 0 && isNew && len(w.dirs) >= w.opts.MaxWatches {
 		return fmt.Errorf("adding watch %q: %w", dir, errLimit)
 	}
 	if err := w.fsn.Add(dir); err != nil {

@@ -83,7 +83,10 @@ type Options struct {
 	Logger       *slog.Logger  // nil discards
 	PollInterval time.Duration // how often unwatchable polled files are stat'ed; 0 means DefaultPollInterval
 
-	maxWatches int // tests: Add fails with ENOSPC once this many directories are watched (0: no limit)
+	// MaxWatches caps the directories watched, below the kernel's per-user
+	// limit that grove shares with IDEs and other tools; past it, grove
+	// degrades as at the kernel's limit. 0 means only the kernel's limit.
+	MaxWatches int
 }
 
 // Status describes the watch set, for diagnostics (doctor, list_roots).
