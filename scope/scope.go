@@ -5,7 +5,7 @@
 // session. Feature packages never keep a scope of their own; they wrap their
 // handlers, and the server supplies the [Provider]:
 //
-//	mcp.AddTool(s, &mcp.Tool{Name: "read_file"}, scope.Tool(p, f.readFile))
+//	scope.AddTool(s, &mcp.Tool{Name: "read_file"}, p, f.readFile)
 //
 //	func (f *Files) readFile(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in ReadArgs) (*mcp.CallToolResult, ReadOut, error)
 package scope
@@ -43,26 +43,11 @@ type static struct{ sc *roots.Scope }
 
 func (s static) Scope(mcp.Request) (*roots.Scope, mcp.InputRequestMap) { return s.sc, nil }
 
-// ToolHandler is a typed tool handler that runs within a scope.
+// ToolHandler is a typed tool handler that runs within a scope; see [AddTool].
 type ToolHandler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in In) (*mcp.CallToolResult, Out, error)
 
-// Tool adapts h to the SDK: it asks for the client's roots when needed, and
-// answers an error result when nothing is reachable.
-func Tool[In, Out any](p Provider, h ToolHandler[In, Out]) mcp.ToolHandlerFor[In, Out] {
-	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		var zero Out
-		sc, ask := p.Scope(req)
-		if ask != nil {
-			return &mcp.CallToolResult{InputRequests: ask, RequestState: RequestState}, zero, nil
-		}
-		if sc.Empty() {
-			return nil, zero, ErrNoRoots
-		}
-		return h(ctx, req, sc, in)
-	}
-}
-
-// Prompt adapts a prompt handler like [Tool].
+// Prompt adapts a prompt handler: it asks for the client's roots when
+// needed, and answers a JSON-RPC error when nothing is reachable.
 func Prompt(p Provider, h func(ctx context.Context, req *mcp.GetPromptRequest, sc *roots.Scope) (*mcp.GetPromptResult, error)) mcp.PromptHandler {
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		sc, ask := p.Scope(req)
@@ -76,7 +61,7 @@ func Prompt(p Provider, h func(ctx context.Context, req *mcp.GetPromptRequest, s
 	}
 }
 
-// Resource adapts a resource handler like [Tool]. With no roots, every
+// Resource adapts a resource handler like [Prompt]. With no roots, every
 // resource is not found.
 func Resource(p Provider, h func(ctx context.Context, req *mcp.ReadResourceRequest, sc *roots.Scope) (*mcp.ReadResourceResult, error)) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
