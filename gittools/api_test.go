@@ -72,9 +72,6 @@ func TestPromptMethods(t *testing.T) {
 	if err != nil || !cmp.Equal(revs, []string{"feature"}) {
 		t.Errorf("Revisions(fe) = %v, %v", revs, err)
 	}
-	if !r.IsRepo(filepath.Join(f.dir, "src")) || r.IsRepo(filepath.Dir(f.dir)) {
-		t.Error("IsRepo wrong")
-	}
 }
 
 func contains(s []string, x string) bool {

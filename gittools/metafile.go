@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/grove-mcp/grove/roots"
@@ -50,18 +49,3 @@ var (
 	errNotRegularMeta = errors.New("not a regular file")
 	errOutsideMeta    = errors.New("outside the roots")
 )
-
-// IsRepo reports whether dir (absolute) is inside a git worktree: dir or a parent holds a .git directory, or a
-// .git file naming one. It looks only at the file system; the tools still refuse repositories whose git dir,
-// commondir or alternates lie outside the roots of the request.
-func (r *Repos) IsRepo(dir string) bool {
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		if fi, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			_, ok := gitDirOf(nil, d, fi)
-			return ok
-		}
-		if d == filepath.Dir(d) {
-			return false
-		}
-	}
-}
