@@ -2,8 +2,10 @@
 // filesystem server (@modelcontextprotocol/server-filesystem) over stdio:
 // start-up, reading 1 MiB, listing 1,000 entries, a glob over 20,000 files, a
 // 2,000-entry tree and memory, then grove's paginated resources/list of a
-// 100,000-file tree. Both servers get the same fixtures and the same go-sdk
-// client on protocol 2025-11-25; the runs are interleaved. It prints Markdown.
+// 100,000-file tree. Both servers get the same fixtures and the same client on
+// protocol 2025-11-25 (benchutil.Raw: a call is timed from the request's first
+// byte written to the answer's last byte read, and decoded after); the runs are
+// interleaved. It prints Markdown.
 //
 //	go run ./bench/cmd/fsbench -grove /tmp/grove-bench -ref bench/node/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js
 package main

@@ -31,7 +31,7 @@ func measureStartup(ctx context.Context, fl [2]flavor, root string, n int) (star
 	for i := range n {
 		for k := range 2 {
 			j := (i + k) % 2
-			p, err := benchutil.Start(ctx, benchutil.Spec{Argv: fl[j].argv(root), Protocol: benchutil.Legacy})
+			p, err := benchutil.StartRaw(ctx, fl[j].argv(root), benchutil.Legacy, nil)
 			if err != nil {
 				return r, fmt.Errorf("%s: %w", fl[j].name, err)
 			}
@@ -66,9 +66,9 @@ type toolResult struct {
 // checked first call, then n timed calls per server, interleaved.
 func measureTools(ctx context.Context, fl [2]flavor, root string, n int, skip [numOps]bool) (toolResult, error) {
 	var r toolResult
-	var ps [2]*benchutil.Proc
+	var ps [2]*benchutil.Raw
 	for j := range 2 {
-		p, err := benchutil.Start(ctx, benchutil.Spec{Argv: fl[j].argv(root), Protocol: benchutil.Legacy})
+		p, err := benchutil.StartRaw(ctx, fl[j].argv(root), benchutil.Legacy, nil)
 		if err != nil {
 			return r, fmt.Errorf("%s: %w", fl[j].name, err)
 		}
@@ -97,10 +97,10 @@ func measureTools(ctx context.Context, fl [2]flavor, root string, n int, skip [n
 }
 
 // firstCalls makes op i's first call on each server and checks its answer.
-func (r *toolResult) firstCalls(ctx context.Context, fl [2]flavor, ps [2]*benchutil.Proc, root string, i int) error {
+func (r *toolResult) firstCalls(ctx context.Context, fl [2]flavor, ps [2]*benchutil.Raw, root string, i int) error {
 	var globs [2][]string
 	for j := range 2 {
-		d, check, paths, err := timed(ctx, fl[j], ps[j].Session, root, i)
+		d, check, paths, err := timed(fl[j], ps[j], root, i)
 		if err != nil {
 			return err
 		}
@@ -117,7 +117,7 @@ func (r *toolResult) firstCalls(ctx context.Context, fl [2]flavor, ps [2]*benchu
 
 // timedCalls makes n calls of op i per server, alternating which goes first,
 // and the servers' CPU time over them.
-func (r *toolResult) timedCalls(ctx context.Context, fl [2]flavor, ps [2]*benchutil.Proc, root string, i, n int) error {
+func (r *toolResult) timedCalls(ctx context.Context, fl [2]flavor, ps [2]*benchutil.Raw, root string, i, n int) error {
 	var cpu0 [2]time.Duration
 	for j := range 2 {
 		var err error
@@ -128,7 +128,7 @@ func (r *toolResult) timedCalls(ctx context.Context, fl [2]flavor, ps [2]*benchu
 	for rep := range n {
 		for k := range 2 {
 			j := (rep + k) % 2
-			d, _, _, err := timed(ctx, fl[j], ps[j].Session, root, i)
+			d, _, _, err := timed(fl[j], ps[j], root, i)
 			if err != nil {
 				return err
 			}
@@ -145,10 +145,8 @@ func (r *toolResult) timedCalls(ctx context.Context, fl [2]flavor, ps [2]*benchu
 	return nil
 }
 
-func timed(ctx context.Context, f flavor, cs *mcp.ClientSession, root string, i int) (time.Duration, string, []string, error) {
-	start := time.Now()
-	check, paths, err := f.run(ctx, cs, root, i)
-	d := time.Since(start)
+func timed(f flavor, c *benchutil.Raw, root string, i int) (time.Duration, string, []string, error) {
+	d, check, paths, err := f.run(c, root, i)
 	if err != nil {
 		return 0, "", nil, fmt.Errorf("%s %s: %w", f.name, ops[i].name, err)
 	}

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/grove-mcp/grove/bench/internal/benchutil"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,15 +28,19 @@ var ops = [numOps]op{
 	{"tree 2,000 entries", fmt.Sprint(benchutil.TreeEntries)},
 }
 
-// A flavor knows how to start one server and phrase each op for it.
+// A flavor knows how to start one server and phrase each op for it. run
+// returns the time of the op's one tool call; its check runs after the clock
+// has stopped.
 type flavor struct {
 	name string
 	argv func(root string) []string
-	run  func(ctx context.Context, cs *mcp.ClientSession, root string, i int) (check string, paths []string, err error)
+	run  func(c *benchutil.Raw, root string, i int) (d time.Duration, check string, paths []string, err error)
 }
 
-func call(ctx context.Context, cs *mcp.ClientSession, tool string, args map[string]any) (*mcp.CallToolResult, string, error) {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+// call makes one timed tool call and returns its result and text.
+func call(c *benchutil.Raw, d *time.Duration, tool string, args map[string]any) (*mcp.CallToolResult, string, error) {
+	res, took, err := c.CallTool(tool, args)
+	*d = took
 	text, err := benchutil.Text(res, err)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", tool, err)
@@ -57,41 +61,41 @@ func groveFlavor(bin string) flavor {
 	return flavor{name: "grove", argv: func(root string) []string { return []string{bin, "--root", root} }, run: groveOp}
 }
 
-func groveOp(ctx context.Context, cs *mcp.ClientSession, root string, i int) (string, []string, error) {
+func groveOp(c *benchutil.Raw, root string, i int) (d time.Duration, check string, paths []string, err error) {
 	switch i {
 	case 0:
 		// The text comes once, in the content block, after a header line.
-		_, text, err := call(ctx, cs, "read_file", map[string]any{"path": root + "/big.txt"})
+		_, text, err := call(c, &d, "read_file", map[string]any{"path": root + "/big.txt"})
 		if err != nil {
-			return "", nil, err
+			return d, "", nil, err
 		}
 		_, content, _ := strings.Cut(text, "\n")
-		return fmt.Sprint(len(content)), nil, nil
+		return d, fmt.Sprint(len(content)), nil, nil
 	case 1:
-		res, _, err := call(ctx, cs, "list_directory", map[string]any{"path": root + "/list"})
+		res, _, err := call(c, &d, "list_directory", map[string]any{"path": root + "/list"})
 		if err != nil {
-			return "", nil, err
+			return d, "", nil, err
 		}
 		var out struct{ Entries []json.RawMessage }
 		err = structured(res, &out)
-		return fmt.Sprint(len(out.Entries)), nil, err
+		return d, fmt.Sprint(len(out.Entries)), nil, err
 	case 2:
-		res, _, err := call(ctx, cs, "search_files", map[string]any{"path": root + "/glob", "pattern": "**/*.txt", "max_results": 1_000_000})
+		res, _, err := call(c, &d, "search_files", map[string]any{"path": root + "/glob", "pattern": "**/*.txt", "max_results": 1_000_000})
 		if err != nil {
-			return "", nil, err
+			return d, "", nil, err
 		}
 		var out struct{ Matches []string }
 		err = structured(res, &out)
 		slices.Sort(out.Matches)
-		return fmt.Sprint(len(out.Matches)), out.Matches, err
+		return d, fmt.Sprint(len(out.Matches)), out.Matches, err
 	default:
-		res, _, err := call(ctx, cs, "directory_tree", map[string]any{"path": root + "/tree", "max_depth": 100, "max_entries": 1_000_000})
+		res, _, err := call(c, &d, "directory_tree", map[string]any{"path": root + "/tree", "max_depth": 100, "max_entries": 1_000_000})
 		if err != nil {
-			return "", nil, err
+			return d, "", nil, err
 		}
 		var out struct{ Entries []json.RawMessage }
 		err = structured(res, &out)
-		return fmt.Sprint(len(out.Entries)), nil, err
+		return d, fmt.Sprint(len(out.Entries)), nil, err
 	}
 }
 
@@ -99,35 +103,35 @@ func refFlavor(script string) flavor {
 	return flavor{name: "reference", argv: func(root string) []string { return []string{"node", script, root} }, run: refOp}
 }
 
-func refOp(ctx context.Context, cs *mcp.ClientSession, root string, i int) (string, []string, error) {
+func refOp(c *benchutil.Raw, root string, i int) (d time.Duration, check string, paths []string, err error) {
 	switch i {
 	case 0:
-		_, text, err := call(ctx, cs, "read_text_file", map[string]any{"path": root + "/big.txt"})
-		return fmt.Sprint(len(text)), nil, err
+		_, text, err := call(c, &d, "read_text_file", map[string]any{"path": root + "/big.txt"})
+		return d, fmt.Sprint(len(text)), nil, err
 	case 1:
-		_, text, err := call(ctx, cs, "list_directory", map[string]any{"path": root + "/list"})
-		return fmt.Sprint(strings.Count(text, "[FILE]") + strings.Count(text, "[DIR]")), nil, err
+		_, text, err := call(c, &d, "list_directory", map[string]any{"path": root + "/list"})
+		return d, fmt.Sprint(strings.Count(text, "[FILE]") + strings.Count(text, "[DIR]")), nil, err
 	case 2:
-		_, text, err := call(ctx, cs, "search_files", map[string]any{"path": root + "/glob", "pattern": "**/*.txt"})
+		_, text, err := call(c, &d, "search_files", map[string]any{"path": root + "/glob", "pattern": "**/*.txt"})
 		if err != nil {
-			return "", nil, err
+			return d, "", nil, err
 		}
 		var rel []string
 		for _, p := range strings.Split(strings.TrimSpace(text), "\n") {
 			rel = append(rel, strings.TrimPrefix(p, root+"/glob/"))
 		}
 		slices.Sort(rel)
-		return fmt.Sprint(len(rel)), rel, nil
+		return d, fmt.Sprint(len(rel)), rel, nil
 	default:
-		_, text, err := call(ctx, cs, "directory_tree", map[string]any{"path": root + "/tree"})
+		_, text, err := call(c, &d, "directory_tree", map[string]any{"path": root + "/tree"})
 		if err != nil {
-			return "", nil, err
+			return d, "", nil, err
 		}
 		var nodes []treeNode
 		if err := json.Unmarshal([]byte(text), &nodes); err != nil {
-			return "", nil, err
+			return d, "", nil, err
 		}
-		return fmt.Sprint(countNodes(nodes)), nil, nil
+		return d, fmt.Sprint(countNodes(nodes)), nil, nil
 	}
 }
 

@@ -13,54 +13,35 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grove-mcp/grove/bench/internal/benchutil"
 )
 
-// groveProc is a grove process serving one repository, and the client session talking to it.
+// groveProc is a grove process serving one repository, and the client talking to it.
 type groveProc struct {
-	cs      *mcp.ClientSession
+	c       *benchutil.Raw
 	cmd     *exec.Cmd
 	startup time.Duration // spawn to initialize answer
 	stderr  *strings.Builder
 }
 
-// startGrove spawns `grove --root dir` and connects a go-sdk client to it over stdio.
+// startGrove spawns `grove --root dir` and runs the initialize handshake over stdio with benchutil.Raw, a
+// client that does no work between writing a request and reading its answer's last byte.
 func startGrove(ctx context.Context, cfg config, dir string) (*groveProc, error) {
-	client := mcp.NewClient(&mcp.Implementation{Name: "grove-gitbench", Version: "0"}, &mcp.ClientOptions{
-		Capabilities: &mcp.ClientCapabilities{}, // no roots capability: grove uses --root and never asks
-	})
-	cmd := exec.Command(cfg.grove, "--root", dir, "--log-level", "warn")
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	t := &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
-	start := time.Now()
-	cs, err := client.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: cfg.protocol})
+	c, err := benchutil.StartRaw(ctx, []string{cfg.grove, "--root", dir, "--log-level", "warn"}, cfg.protocol, &stderr)
 	if err != nil {
-		if cmd.Process != nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		}
 		return nil, fmt.Errorf("starting grove: %w (stderr: %.500s)", err, stderr.String())
 	}
-	return &groveProc{cs: cs, cmd: cmd, startup: time.Since(start), stderr: &stderr}, nil
+	return &groveProc{c: c, cmd: c.Cmd, startup: c.Startup, stderr: &stderr}, nil
 }
 
-func (g *groveProc) close() error { return g.cs.Close() }
+func (g *groveProc) close() error { return g.c.Close() }
 
-// call runs one tool call and returns its wall time (client side, request to decoded answer).
-// A protocol error or an isError result is returned as an error naming the tool's message.
-func (g *groveProc) call(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, time.Duration, error) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
-	start := time.Now()
-	res, err := g.cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	d := time.Since(start)
-	if err != nil {
-		return nil, d, err
-	}
-	if res.IsError {
-		return res, d, fmt.Errorf("tool error: %.300s", resultText(res))
-	}
-	return res, d, nil
+// call runs one tool call and returns its wall time (request's first byte written to answer's last byte
+// read). A protocol error or an isError result is returned as an error naming the tool's message.
+func (g *groveProc) call(_ context.Context, name string, args map[string]any) (*mcp.CallToolResult, time.Duration, error) {
+	return g.c.CallTool(name, args)
 }
 
 // resultText joins the text content of a result.

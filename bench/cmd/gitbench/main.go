@@ -47,7 +47,7 @@ func main() {
 	flag.StringVar(&cfg.grove, "grove", "/tmp/grove-gitbench", "grove binary")
 	flag.IntVar(&cfg.n, "n", 15, "warm repetitions per operation (grove and git each)")
 	flag.IntVar(&cfg.first, "first", 3, "fresh grove processes per operation for the first-call time")
-	flag.StringVar(&cfg.protocol, "protocol", "2025-11-25", "MCP protocol version the client asks for")
+	flag.StringVar(&cfg.protocol, "protocol", "2025-11-25", "MCP protocol version the client asks for in initialize (a legacy-era version)")
 	flag.StringVar(&cfg.only, "only", "", "run only the operation with this name")
 	flag.Parse()
 	log.SetFlags(0)
