@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"strconv"
+	"strings"
 
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -42,7 +44,7 @@ func (f *Files) readFile(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 	if err != nil {
 		return nil, FileText{}, err
 	}
-	return textResult(out.summary()), out, nil
+	return textResult(f.carry(out.summary())), out, nil
 }
 
 func checkRange(in ReadFileArgs) error {
@@ -99,6 +101,9 @@ func (f *Files) readLarge(ctx context.Context, file io.Reader, info fs.FileInfo,
 
 // cutLines puts the lines of data that in asks for into out.
 func cutLines(out FileText, data []byte, in ReadFileArgs) (FileText, error) {
+	if in.Head == 0 && in.Tail == 0 && in.StartLine == 0 && in.EndLine == 0 {
+		return wholeFile(out, data), nil
+	}
 	lines := lineStarts(data)
 	out.TotalLines = len(lines)
 	from, to := 1, len(lines)
@@ -129,6 +134,21 @@ func cutLines(out FileText, data []byte, in ReadFileArgs) (FileText, error) {
 	return out, nil
 }
 
+// wholeFile puts all of data into out, counting its lines without indexing
+// them.
+func wholeFile(out FileText, data []byte) FileText {
+	if len(data) == 0 {
+		return out
+	}
+	out.TotalLines = bytes.Count(data, []byte{'\n'})
+	if data[len(data)-1] != '\n' {
+		out.TotalLines++
+	}
+	out.Content = string(data)
+	out.StartLine, out.EndLine = 1, out.TotalLines
+	return out
+}
+
 // summary is the text a model sees for one file.
 func (t FileText) summary() string {
 	switch {
@@ -140,7 +160,13 @@ func (t FileText) summary() string {
 		return fmt.Sprintf("%s: lines %d-%d of %d (ask with start_line/end_line for others)\n%s",
 			t.Path, t.StartLine, t.EndLine, t.TotalLines, t.Content)
 	}
-	return fmt.Sprintf("%s: %d lines\n%s", t.Path, t.TotalLines, t.Content)
+	// Not Sprintf: the content can be megabytes, copied once here.
+	head := t.Path + ": " + strconv.Itoa(t.TotalLines) + " lines\n"
+	var b strings.Builder
+	b.Grow(len(head) + len(t.Content))
+	b.WriteString(head)
+	b.WriteString(t.Content)
+	return b.String()
 }
 
 // lineStarts returns the offset where each line begins; a final line without

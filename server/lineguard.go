@@ -20,23 +20,29 @@ import (
 // maxLine bounds one inbound message, as the SDK's own reader does.
 const maxLine = mcp.DefaultMaxLineLength
 
-// guardedStdio is the stdio transport behind a line guard.
-func guardedStdio(in io.Reader, out io.Writer) mcp.Transport {
-	w := &lockedWriter{w: out}
+// guardedStdio is the stdio transport behind a line guard. Its writer puts
+// the texts c holds into their answers, and arms c.
+func guardedStdio(in io.Reader, out io.Writer, c *carrier) mcp.Transport {
+	w := &lockedWriter{w: out, c: c}
+	c.armed.Store(true)
 	return &mcp.IOTransport{Reader: guardLines(in, w), Writer: w}
 }
 
 // lockedWriter keeps the guard's answers and the SDK's messages whole: each
-// is written with one Write call.
+// is written under one lock, the carried texts swapped in.
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.Writer
+	c  *carrier
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	if err := l.c.write(l.w, p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func (l *lockedWriter) Close() error { return nil }

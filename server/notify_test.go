@@ -57,7 +57,7 @@ func expectUpdated(t *testing.T, ev events, want string, forbidden ...string) {
 	}
 }
 
-func write(t *testing.T, path, content string) {
+func write(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)

@@ -58,6 +58,7 @@ type Server struct {
 	watcher *rootsWatcher
 
 	watchStatus func() string // non-empty when change notifications are degraded
+	carry       *carrier      // large texts, written around the SDK's encoder by Run's writer
 }
 
 // New builds a server from cfg. The roots in cfg must exist.
@@ -72,7 +73,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, logger: cfg.Logger, set: set}
+	s := &Server{cfg: cfg, logger: cfg.Logger, set: set, carry: &carrier{}}
 	s.client = newClientRoots(set, cfg.Logger)
 	s.mcp = mcp.NewServer(&mcp.Implementation{
 		Name:    "grove",
@@ -134,7 +135,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Stdin == nil || cfg.Stdout == nil {
 		return errors.New("server.Run needs Config.Stdin and Config.Stdout")
 	}
-	err = s.mcp.Run(ctx, drainTransport{guardedStdio(cfg.Stdin, cfg.Stdout)})
+	err = s.mcp.Run(ctx, drainTransport{guardedStdio(cfg.Stdin, cfg.Stdout, s.carry)})
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -1,0 +1,249 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var jsonStrings = []string{
+	"",
+	"plain ascii",
+	`quote " and backslash \ and slash /`,
+	"\x00\x01\x1f\x7f controls \b\f\n\r\t",
+	"<html> & ampersands",
+	"héllo wörld 日本語 🎉",
+	"line\u2028separator\u2029paragraph",
+	"bad utf-8 \xff\xfe and cut \xe6\x97",
+	"\x00grove-carry:0123456789abcdef0123456789abcdef\x00",
+}
+
+// appendJSONString must give the string encoding/json would: the same
+// value once decoded, and valid JSON.
+func TestAppendJSONString(t *testing.T) {
+	for _, s := range jsonStrings {
+		checkJSONString(t, s)
+	}
+	// Random mixes of plain, special and multi-byte characters at every
+	// alignment of the eight-byte steps.
+	pieces := []string{"a", "bcdefgh", "\"", "\\", "\n", "\x01", "\x7f", "é", "日", "\u2028", "\xff", "\xe6\x97"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		checkJSONString(t, b.String())
+	}
+}
+
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range jsonStrings {
+		f.Add(s)
+	}
+	f.Fuzz(checkJSONString)
+}
+
+func checkJSONString(t *testing.T, s string) {
+	got := appendJSONString(nil, s)
+	if !json.Valid(got) {
+		t.Fatalf("appendJSONString(%q) = %s: not JSON", s, got)
+	}
+	var back, want string
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := json.Marshal(s)
+	if err := json.Unmarshal(ref, &want); err != nil {
+		t.Fatal(err)
+	}
+	if back != want {
+		t.Errorf("appendJSONString(%q) decodes to %q, encoding/json's to %q", s, back, want)
+	}
+}
+
+func TestCarryShortOrUnarmed(t *testing.T) {
+	big := strings.Repeat("x", carryMin)
+	var c carrier
+	if got := c.Carry(big); got != big {
+		t.Error("an unarmed carrier replaced the text")
+	}
+	c.armed.Store(true)
+	if got := c.Carry(big[:carryMin-1]); got != big[:carryMin-1] {
+		t.Error("a short text was replaced")
+	}
+	if got := c.Carry(big); got == big || len(got) > 64 {
+		t.Errorf("Carry(%d bytes) = %d bytes, want a short stand-in", len(big), len(got))
+	}
+	var nilCarrier *carrier
+	if got := nilCarrier.Carry(big); got != big {
+		t.Error("a nil carrier replaced the text")
+	}
+}
+
+// A message holding stand-ins is written with the texts in their places; a
+// stand-in nobody holds, and a file's text that looks like one, stay as
+// they are.
+func TestCarrierWrite(t *testing.T) {
+	var c carrier
+	c.armed.Store(true)
+	a := strings.Repeat("a\"\n", carryMin)
+	b := strings.Repeat("é\\", carryMin)
+	unknown := standInPrefix + strings.Repeat("0", standInHex) + "\x00"
+	type msg struct {
+		Texts []string `json:"texts"`
+		After string   `json:"after"`
+	}
+	in := msg{Texts: []string{c.Carry(a), "small", c.Carry(b), unknown, `\u0000grove-carry:`}, After: "end"}
+	p, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := c.write(&out, p); err != nil {
+		t.Fatal(err)
+	}
+	var got msg
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("written message is not JSON: %v", err)
+	}
+	want := msg{Texts: []string{a, "small", b, unknown, `\u0000grove-carry:`}, After: "end"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("written message (-want +got):\n%s", diff)
+	}
+	if n := c.count.Load(); n != 0 {
+		t.Errorf("%d texts still held after their message was written", n)
+	}
+}
+
+// Over stdio, large reads arrive whole through every path that carries them:
+// read_file, read_files and resources/read.
+func TestBinaryLargeTexts(t *testing.T) {
+	bin := groveBinary(t)
+	dir := realTemp(t)
+	var sb strings.Builder
+	for i := 0; sb.Len() < 3*carryMin; i++ {
+		sb.WriteString("line \"quoted\" \\ tab\t<tag> é 🎉 ")
+		sb.WriteString(strings.Repeat("x", i%17))
+		sb.WriteByte('\n')
+	}
+	text := sb.String()
+	name := filepath.Join(dir, "big.txt")
+	write(t, name, text)
+	uri := "file://" + filepath.ToSlash(name)
+	cmd := exec.Command(bin, "--root", dir)
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"` + name + `"}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_files","arguments":{"paths":["` + name + `","` + name + `"]}}}
+{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"` + uri + `"}}
+`)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[int]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct {
+			ID     int `json:"id"`
+			Result struct {
+				Content  []struct{ Text string } `json:"content"`
+				Contents []struct{ Text string } `json:"contents"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout carries a line that is not JSON (%v): %.200s", err, line)
+		}
+		for _, c := range append(m.Result.Content, m.Result.Contents...) {
+			texts[m.ID] += c.Text
+		}
+	}
+	if strings.Contains(string(out), "grove-carry") {
+		t.Error("a stand-in reached the client")
+	}
+	if !strings.HasSuffix(texts[2], "\n"+text) {
+		t.Errorf("read_file: got %d bytes, want the header and the %d-byte file", len(texts[2]), len(text))
+	}
+	if strings.Count(texts[3], text) != 2 {
+		t.Errorf("read_files: the file is not in the answer twice (%d bytes)", len(texts[3]))
+	}
+	if texts[4] != text {
+		t.Errorf("resources/read: got %d bytes, want the %d-byte file", len(texts[4]), len(text))
+	}
+}
+
+// BenchmarkReadFileStdio reads a 1 MiB text file with read_file through Run
+// over pipes: what a stdio client waits for, minus process start-up.
+func BenchmarkReadFileStdio(b *testing.B) {
+	dir := realTemp(b)
+	name := filepath.Join(dir, "big.txt")
+	line := "\tfmt.Println(\"hello, world\") // a line of Go, more or less\n"
+	write(b, name, strings.Repeat(line, (1<<20)/len(line)))
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Run(context.Background(), Config{Roots: []string{dir}, Stdin: inR, Stdout: outW}) }()
+	r := bufio.NewReaderSize(outR, 4<<20)
+	send := func(msg string) {
+		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	recv := func() []byte {
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		return line
+	}
+	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`)
+	recv()
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"` + name + `"}}}`
+	for b.Loop() {
+		send(call)
+		if n := len(recv()); n < 1<<20 {
+			b.Fatalf("answer of %d bytes", n)
+		}
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkAppendJSONString encodes 1 MiB of plain text (a newline every 64
+// bytes) and of Go-like source (a quote, tab or newline every 15 bytes).
+func BenchmarkAppendJSONString(b *testing.B) {
+	inputs := []struct{ name, line string }{
+		{"plain", strings.Repeat("abcdefghij", 6) + "abc\n"},
+		{"source", "\tfmt.Println(\"hello, world\") // a line of Go, more or less\n"},
+	}
+	for _, in := range inputs {
+		s := strings.Repeat(in.line, (1<<20)/len(in.line))
+		buf := make([]byte, 0, 2*len(s))
+		b.Run(in.name+"/grove", func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				buf = appendJSONString(buf[:0], s)
+			}
+		})
+		b.Run(in.name+"/encoding-json", func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				if _, err := json.Marshal(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
