@@ -57,16 +57,7 @@ type Options struct {
 	ReadOnly     bool         // leave out write_file, edit_file, create_directory, move_file
 	MaxReadBytes int64        // largest file read or searched; default 10 MiB
 	PageSize     int          // resources/list page size; default 500
-	Carrier      Carrier      // takes large texts around the SDK's encoder; nil: none
 	Logger       *slog.Logger // nil discards
-}
-
-// A Carrier takes a large text around the SDK's JSON encoder, which scans an
-// answer several times after encoding it. Carry returns what to put where
-// the text goes: a stand-in that the connection writing the answer swaps for
-// the text, or the text itself.
-type Carrier interface {
-	Carry(text string) string
 }
 
 // Files serves files under the roots of each request's scope.
@@ -157,12 +148,4 @@ func (f *Files) matcher(r roots.Root) (*ignore.Matcher, error) {
 	}
 	f.matchers[r.Path] = m
 	return m, nil
-}
-
-// carry returns the stand-in for a large text when there is a Carrier.
-func (f *Files) carry(text string) string {
-	if f.opts.Carrier == nil {
-		return text
-	}
-	return f.opts.Carrier.Carry(text)
 }

@@ -44,7 +44,7 @@ func (f *Files) readFile(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 	if err != nil {
 		return nil, FileText{}, err
 	}
-	return textResult(f.carry(out.summary())), out, nil
+	return textResult(out.summary()), out, nil
 }
 
 func checkRange(in ReadFileArgs) error {

@@ -62,5 +62,5 @@ func (f *Files) readFiles(ctx context.Context, _ *mcp.CallToolRequest, sc *roots
 			fmt.Fprintf(&b, "--- %s\n", r.summary())
 		}
 	}
-	return textResult(f.carry(b.String())), out, nil
+	return textResult(b.String()), out, nil
 }

@@ -2,21 +2,25 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"io"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The SDK encodes a tool result and then scans the JSON three more times
+// The SDK encodes a result and then scans the JSON three more times
 // (encoding/json compacts the output of every MarshalJSON on its way up),
 // about 14 ms per MiB and pass on this project's machines: a 1 MiB read_file
-// cost 45 ms of CPU, of which the file was 1. A carrier takes such texts
-// around the encoder: the handler puts a short stand-in where the text goes,
-// and the stdio writer swaps the stand-in's JSON for the text's, encoded
-// once.
+// cost 34 ms of CPU, of which reading the file was 1. A carrier takes large
+// texts and structured contents around the encoder: its middleware puts a
+// short stand-in in the result, and the stdio writer swaps the stand-in's
+// JSON for the value's, encoded once.
 //
 // A stand-in is "\x00grove-carry:" and 32 random hex digits and "\x00"; in
 // JSON it reads "\u0000grove-carry:…\u0000". Nothing else the server writes
@@ -27,9 +31,9 @@ import (
 const (
 	standInPrefix = "\x00grove-carry:"
 	standInHex    = 32
-	// carryMin is the shortest text worth carrying: below it the SDK's passes
-	// cost less than a map entry and a scan.
-	carryMin = 32 << 10
+	// carryMin is the shortest value worth carrying: below it the SDK's
+	// passes cost less than a map entry and a scan.
+	carryMin = 4 << 10
 	// heldFor bounds how long a text waits for its answer. An answer that is
 	// never written (its handler failed after Carry) must not keep the text.
 	heldFor = 2 * time.Minute
@@ -38,36 +42,96 @@ const (
 // quotedPrefix is how a stand-in begins in the encoded answer.
 var quotedPrefix = []byte(`"\u0000grove-carry:`)
 
-// carrier holds texts until the writer puts them in their answers.
+// carrier holds values until the writer puts them in their answers.
 type carrier struct {
-	armed atomic.Bool  // a writer swaps stand-ins; until then Carry keeps nothing
-	count atomic.Int64 // texts held; the writer scans only when there are some
+	armed atomic.Bool  // a writer swaps stand-ins; until then nothing is carried
+	count atomic.Int64 // values held; the writer scans only when there are some
 
 	mu   sync.Mutex
-	held map[string]heldText // by the stand-in's hex digits
+	held map[string]heldJSON // by the stand-in's hex digits
 }
 
-type heldText struct {
-	json []byte // the text as a JSON string, quotes included
+type heldJSON struct {
+	json []byte // the value's JSON
 	at   time.Time
 }
 
-// Carry returns the stand-in to put in place of text, or text itself when it
-// is short or no writer is armed to swap it back.
-func (c *carrier) Carry(text string) string {
-	if c == nil || len(text) < carryMin || !c.armed.Load() {
-		return text
+// results is middleware that carries the large texts and structured contents
+// of tool results, resource reads and prompts. It changes copies, never what
+// a handler returned.
+func (c *carrier) results(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil || !c.armed.Load() {
+			return res, err
+		}
+		switch r := res.(type) {
+		case *mcp.CallToolResult:
+			if r == nil {
+				break
+			}
+			cp := *r
+			cp.Content = c.contents(r.Content)
+			// scope.AddTool marshals every tool's output into a RawMessage.
+			if raw, ok := r.StructuredContent.(json.RawMessage); ok && len(raw) >= carryMin {
+				cp.StructuredContent = c.standIn(raw)
+			}
+			return &cp, nil
+		case *mcp.ReadResourceResult:
+			if r == nil {
+				break
+			}
+			cp, copied := *r, false
+			for i, rc := range r.Contents {
+				if rc == nil || len(rc.Text) < carryMin {
+					continue
+				}
+				if !copied {
+					cp.Contents, copied = append([]*mcp.ResourceContents(nil), r.Contents...), true
+				}
+				t := *rc
+				t.Text = c.text(rc.Text)
+				cp.Contents[i] = &t
+			}
+			return &cp, nil
+		}
+		return res, nil
 	}
+}
+
+// contents returns cs with its large text blocks carried.
+func (c *carrier) contents(cs []mcp.Content) []mcp.Content {
+	out, copied := cs, false
+	for i, x := range cs {
+		t, ok := x.(*mcp.TextContent)
+		if !ok || t == nil || len(t.Text) < carryMin {
+			continue
+		}
+		if !copied {
+			out, copied = append([]mcp.Content(nil), cs...), true
+		}
+		cp := *t
+		cp.Text = c.text(t.Text)
+		out[i] = &cp
+	}
+	return out
+}
+
+// text returns the stand-in for s.
+func (c *carrier) text(s string) string {
+	return c.standIn(appendJSONString(nil, s))
+}
+
+// standIn holds the JSON value v and returns the string whose JSON the writer
+// will swap for v.
+func (c *carrier) standIn(v []byte) string {
 	var id [standInHex / 2]byte
-	if _, err := rand.Read(id[:]); err != nil {
-		return text
-	}
+	_, _ = rand.Read(id[:]) // never fails (crypto/rand's documented promise)
 	key := hex.EncodeToString(id[:])
-	encoded := appendJSONString(make([]byte, 0, len(text)+len(text)/16+2), text)
 	now := time.Now()
 	c.mu.Lock()
 	if c.held == nil {
-		c.held = make(map[string]heldText)
+		c.held = make(map[string]heldJSON)
 	}
 	for k, h := range c.held {
 		if now.Sub(h.at) > heldFor {
@@ -75,13 +139,13 @@ func (c *carrier) Carry(text string) string {
 			c.count.Add(-1)
 		}
 	}
-	c.held[key] = heldText{json: encoded, at: now}
+	c.held[key] = heldJSON{json: v, at: now}
 	c.count.Add(1)
 	c.mu.Unlock()
 	return standInPrefix + key + "\x00"
 }
 
-// take removes and returns the text held for key.
+// take removes and returns the value held for key.
 func (c *carrier) take(key string) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -94,7 +158,7 @@ func (c *carrier) take(key string) ([]byte, bool) {
 }
 
 // write writes the encoded message p to w with every held stand-in replaced
-// by its text. A stand-in it does not hold is written as it is.
+// by its value. A stand-in it does not hold is written as it is.
 func (c *carrier) write(w io.Writer, p []byte) error {
 	if c.count.Load() == 0 {
 		_, err := w.Write(p)

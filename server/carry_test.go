@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var jsonStrings = []string{
@@ -71,26 +73,43 @@ func checkJSONString(t *testing.T, s string) {
 	}
 }
 
-func TestCarryShortOrUnarmed(t *testing.T) {
+// The middleware carries large texts and structured contents only while a
+// writer is armed, and changes copies, never the handler's result.
+func TestCarryResults(t *testing.T) {
 	big := strings.Repeat("x", carryMin)
+	small := big[:carryMin-1]
+	raw := json.RawMessage(`{"k":"` + big + `"}`)
+	orig := &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: big}, &mcp.TextContent{Text: small}},
+		StructuredContent: raw,
+	}
+	handler := func(context.Context, string, mcp.Request) (mcp.Result, error) { return orig, nil }
 	var c carrier
-	if got := c.Carry(big); got != big {
-		t.Error("an unarmed carrier replaced the text")
+	res, _ := c.results(handler)(context.Background(), "tools/call", nil)
+	if res != orig || c.count.Load() != 0 {
+		t.Fatal("an unarmed carrier changed the result")
 	}
 	c.armed.Store(true)
-	if got := c.Carry(big[:carryMin-1]); got != big[:carryMin-1] {
-		t.Error("a short text was replaced")
+	res, _ = c.results(handler)(context.Background(), "tools/call", nil)
+	got := res.(*mcp.CallToolResult)
+	if text := got.Content[0].(*mcp.TextContent).Text; len(text) > 64 || !strings.HasPrefix(text, standInPrefix) {
+		t.Errorf("large text not carried: %.80q", text)
 	}
-	if got := c.Carry(big); got == big || len(got) > 64 {
-		t.Errorf("Carry(%d bytes) = %d bytes, want a short stand-in", len(big), len(got))
+	if text := got.Content[1].(*mcp.TextContent).Text; text != small {
+		t.Errorf("short text carried: %.80q", text)
 	}
-	var nilCarrier *carrier
-	if got := nilCarrier.Carry(big); got != big {
-		t.Error("a nil carrier replaced the text")
+	if s, ok := got.StructuredContent.(string); !ok || !strings.HasPrefix(s, standInPrefix) {
+		t.Errorf("structured content not carried: %T", got.StructuredContent)
+	}
+	if orig.Content[0].(*mcp.TextContent).Text != big || string(orig.StructuredContent.(json.RawMessage)) != string(raw) {
+		t.Error("the handler's result was changed")
+	}
+	if n := c.count.Load(); n != 2 {
+		t.Errorf("%d values held, want 2", n)
 	}
 }
 
-// A message holding stand-ins is written with the texts in their places; a
+// A message holding stand-ins is written with the values in their places; a
 // stand-in nobody holds, and a file's text that looks like one, stay as
 // they are.
 func TestCarrierWrite(t *testing.T) {
@@ -100,11 +119,16 @@ func TestCarrierWrite(t *testing.T) {
 	b := strings.Repeat("é\\", carryMin)
 	unknown := standInPrefix + strings.Repeat("0", standInHex) + "\x00"
 	type msg struct {
-		Texts []string `json:"texts"`
-		After string   `json:"after"`
+		Texts []string        `json:"texts"`
+		Value json.RawMessage `json:"value"`
+		After string          `json:"after"`
 	}
-	in := msg{Texts: []string{c.Carry(a), "small", c.Carry(b), unknown, `\u0000grove-carry:`}, After: "end"}
-	p, err := json.Marshal(in)
+	value := json.RawMessage(`{"list":[1,2,{"x":"y\"z"}]}`)
+	p, err := json.Marshal(map[string]any{
+		"texts": []string{c.text(a), "small", c.text(b), unknown, `\u0000grove-carry:`},
+		"value": c.standIn(value),
+		"after": "end",
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,17 +140,17 @@ func TestCarrierWrite(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatalf("written message is not JSON: %v", err)
 	}
-	want := msg{Texts: []string{a, "small", b, unknown, `\u0000grove-carry:`}, After: "end"}
+	want := msg{Texts: []string{a, "small", b, unknown, `\u0000grove-carry:`}, Value: value, After: "end"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("written message (-want +got):\n%s", diff)
 	}
 	if n := c.count.Load(); n != 0 {
-		t.Errorf("%d texts still held after their message was written", n)
+		t.Errorf("%d values still held after their message was written", n)
 	}
 }
 
 // Over stdio, large reads arrive whole through every path that carries them:
-// read_file, read_files and resources/read.
+// read_file, read_files, resources/read, and a large structured result.
 func TestBinaryLargeTexts(t *testing.T) {
 	bin := groveBinary(t)
 	dir := realTemp(t)
@@ -139,6 +163,11 @@ func TestBinaryLargeTexts(t *testing.T) {
 	text := sb.String()
 	name := filepath.Join(dir, "big.txt")
 	write(t, name, text)
+	many := filepath.Join(dir, "many")
+	mkdirs(t, dir, "many")
+	for i := range 300 {
+		write(t, filepath.Join(many, fmt.Sprintf("file-%03d.txt", i)), "x")
+	}
 	uri := "file://" + filepath.ToSlash(name)
 	cmd := exec.Command(bin, "--root", dir)
 	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
@@ -146,18 +175,23 @@ func TestBinaryLargeTexts(t *testing.T) {
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"` + name + `"}}}
 {"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_files","arguments":{"paths":["` + name + `","` + name + `"]}}}
 {"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"` + uri + `"}}
+{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"list_directory","arguments":{"path":"` + many + `"}}}
 `)
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatal(err)
 	}
 	texts := map[int]string{}
+	entries := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		var m struct {
 			ID     int `json:"id"`
 			Result struct {
-				Content  []struct{ Text string } `json:"content"`
-				Contents []struct{ Text string } `json:"contents"`
+				Content           []struct{ Text string } `json:"content"`
+				Contents          []struct{ Text string } `json:"contents"`
+				StructuredContent struct {
+					Entries []struct{ Name string } `json:"entries"`
+				} `json:"structuredContent"`
 			} `json:"result"`
 		}
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
@@ -165,6 +199,9 @@ func TestBinaryLargeTexts(t *testing.T) {
 		}
 		for _, c := range append(m.Result.Content, m.Result.Contents...) {
 			texts[m.ID] += c.Text
+		}
+		if m.ID == 5 {
+			entries = len(m.Result.StructuredContent.Entries)
 		}
 	}
 	if strings.Contains(string(out), "grove-carry") {
@@ -175,6 +212,9 @@ func TestBinaryLargeTexts(t *testing.T) {
 	}
 	if strings.Count(texts[3], text) != 2 {
 		t.Errorf("read_files: the file is not in the answer twice (%d bytes)", len(texts[3]))
+	}
+	if entries != 300 || strings.Count(texts[5], "file-") != 300 {
+		t.Errorf("list_directory: %d structured entries and %d in its text, want 300", entries, strings.Count(texts[5], "file-"))
 	}
 	if texts[4] != text {
 		t.Errorf("resources/read: got %d bytes, want the %d-byte file", len(texts[4]), len(text))

@@ -30,7 +30,7 @@ func (s *Server) installFeatureOptions(opts *mcp.ServerOptions) {
 
 // addFeatures builds the feature packages and registers them.
 func (s *Server) addFeatures() error {
-	s.files = fsres.New(fsres.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, MaxReadBytes: s.cfg.MaxReadBytes, Carrier: s.carry, Logger: s.logger.With("component", "fsres")})
+	s.files = fsres.New(fsres.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, MaxReadBytes: s.cfg.MaxReadBytes, Logger: s.logger.With("component", "fsres")})
 	s.repos = gittools.New(gittools.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, Logger: s.logger.With("component", "git")})
 	s.closer = append(s.closer, s.repos.Close)
 	s.prompts = prompts.New(prompts.Options{Scope: s, Git: s.repos, Logger: s.logger.With("component", "prompts")})
@@ -39,7 +39,7 @@ func (s *Server) addFeatures() error {
 	s.files.Register(s.mcp)
 	s.repos.Register(s.mcp)
 	s.prompts.Register(s.mcp)
-	s.mcp.AddReceivingMiddleware(s.listResources, eraErrors, emptyText)
+	s.mcp.AddReceivingMiddleware(s.carry.results, s.listResources, eraErrors, emptyText)
 	return s.startWatching()
 }
 
