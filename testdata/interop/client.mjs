@@ -4,7 +4,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -36,6 +36,22 @@ const uri = pathToFileURL(file).href;
 const read = await client.readResource({ uri });
 if (read.contents[0].text !== "hello\n") fail(`resources/read: ${JSON.stringify(read)}`);
 ok("resources/read text");
+
+// Large answers go around the Go SDK's encoder (server/carry.go): a 300 KiB
+// file with quotes, tabs, non-ASCII and U+2028, by resource and by tool, and a
+// 500-entry directory's structured listing.
+const bigText = Array.from({ length: 6000 }, (_, i) => `line ${i}: "quoted" \\ tab\t<tag> é 🎉 \u2028\n`).join("");
+const big = join(root, "big.txt");
+writeFileSync(big, bigText);
+const bigRead = await client.readResource({ uri: pathToFileURL(big).href });
+if (bigRead.contents[0].text !== bigText) fail(`resources/read of a large file: ${bigRead.contents[0].text?.length} chars`);
+const bigTool = await client.callTool({ name: "read_file", arguments: { path: big } });
+if (bigTool.isError || !bigTool.content[0].text.endsWith("\n" + bigText)) fail("read_file of a large file differs");
+mkdirSync(join(root, "many"));
+for (let i = 0; i < 500; i++) writeFileSync(join(root, "many", `f${i}.txt`), "x");
+const many = await client.callTool({ name: "list_directory", arguments: { path: join(root, "many") } });
+if (many.isError || many.structuredContent.entries.length !== 500) fail(`list_directory of 500: ${JSON.stringify(many).slice(0, 300)}`);
+ok("large answers (resources/read, read_file, list_directory structuredContent)");
 
 const list = await client.listResources();
 if (!list.resources.some((r) => r.uri === uri)) fail(`resources/list lacks ${uri}`);
