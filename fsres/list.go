@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/grove-mcp/grove/roots"
@@ -93,7 +94,15 @@ func (f *Files) listRoot(ctx context.Context, sc *roots.Scope, i int, multi bool
 	if err != nil {
 		return err
 	}
+	inner := innerRoots(sc.Roots(), i)
 	err = m.Walk(ctx, func(rel string, d fs.DirEntry) error {
+		if inner[rel] {
+			// Another root: its files are listed once, under it.
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		if last != "" {
 			if d.IsDir() {
 				if isAncestor(rel, last) || comparePaths(rel, last) > 0 {
@@ -118,6 +127,23 @@ func (f *Files) listRoot(ctx context.Context, sc *roots.Scope, i int, multi bool
 		return nil
 	}
 	return err
+}
+
+// innerRoots returns the other roots that lie inside root i, by path
+// relative to it (slash-separated, as the walk names them).
+func innerRoots(rs []roots.Root, i int) map[string]bool {
+	var inner map[string]bool
+	for j, o := range rs {
+		rel, err := filepath.Rel(rs[i].Path, o.Path)
+		if j == i || err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		if inner == nil {
+			inner = make(map[string]bool)
+		}
+		inner[filepath.ToSlash(rel)] = true
+	}
+	return inner
 }
 
 // fileInfo returns the info of a walked regular file, or of the regular file
