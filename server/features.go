@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"strings"
 
 	"github.com/grove-mcp/grove/fsres"
 	"github.com/grove-mcp/grove/gittools"
@@ -39,7 +40,7 @@ func (s *Server) addFeatures() error {
 	s.files.Register(s.mcp)
 	s.repos.Register(s.mcp)
 	s.prompts.Register(s.mcp)
-	s.mcp.AddReceivingMiddleware(s.carry.results, s.listResources, eraErrors, emptyText)
+	s.mcp.AddReceivingMiddleware(s.carry.results, localhostURIs, s.listResources, eraErrors, emptyText)
 	return s.startWatching()
 }
 
@@ -56,6 +57,27 @@ func (s *Server) listResources(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// localhostURIs rewrites file://localhost/ (RFC 8089's explicit local host)
+// to file:/// in the URI of resources/read: the SDK routes reads by the
+// file:///{+path} template, and would answer "not found". (Subscriptions
+// take either form and notify in the client's.)
+func localhostURIs(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if p, ok := req.GetParams().(*mcp.ReadResourceParams); ok && p != nil {
+			p.URI = withoutLocalhost(p.URI)
+		}
+		return next(ctx, method, req)
+	}
+}
+
+func withoutLocalhost(uri string) string {
+	const prefix = "file://localhost/"
+	if len(uri) >= len(prefix) && strings.EqualFold(uri[:len(prefix)], prefix) {
+		return "file:///" + uri[len(prefix):]
+	}
+	return uri
 }
 
 // complete dispatches completion/complete to the feature that owns the ref.
