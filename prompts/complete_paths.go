@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
 )
 
@@ -93,7 +92,7 @@ func (p *Prompts) completePaths(ctx context.Context, sc *roots.Scope, value stri
 		if r.File || !q.related(r.Path) {
 			continue
 		}
-		err := p.walk(ctx, r.Path, q, &budget, func(abs string) {
+		err := p.walk(ctx, r, q, &budget, func(abs string) {
 			if !seen[abs] {
 				seen[abs] = true
 				found = append(found, abs)
@@ -115,8 +114,9 @@ func (p *Prompts) completePaths(ctx context.Context, sc *roots.Scope, value stri
 
 // walk calls add for every entry under root that matches q, skipping ignored files and directories that cannot
 // match. It stops with errBudget when budget entries have been visited, or with the context's error.
-func (p *Prompts) walk(ctx context.Context, root string, q pathQuery, budget *int, add func(abs string)) error {
-	m, err := ignore.New(root)
+func (p *Prompts) walk(ctx context.Context, r roots.Root, q pathQuery, budget *int, add func(abs string)) error {
+	root := r.Path
+	m, err := p.opts.Files.Matcher(r)
 	if err != nil {
 		p.opts.Logger.Debug("completing paths: reading ignore rules", "root", root, "err", err)
 		return nil

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"unicode/utf8"
 
-	"github.com/gabriel-vasile/mimetype"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/roots"
@@ -32,10 +31,12 @@ func (p *Prompts) reviewFile(ctx context.Context, req *mcp.GetPromptRequest, sc 
 		p.opts.Logger.Debug("review_file refused", "path", name, "err", err)
 		return nil, fileError(name, err)
 	}
-	data := fileData{Path: loc.Abs(), Focus: args["focus"], Size: size, MIMEType: mimetype.Detect(head).String()}
+	isBinary := binary(head, size > int64(len(head)))
+	mimeType := p.opts.Files.MIMEType(filepath.Base(loc.Abs()), head, !isBinary)
+	data := fileData{Path: loc.Abs(), Focus: args["focus"], Size: size, MIMEType: mimeType}
 	link := &mcp.ResourceLink{URI: loc.URI(), Name: filepath.Base(loc.Abs()), MIMEType: data.MIMEType, Size: &size}
 	description := "Review of " + data.Path
-	if binary(head, size > int64(len(head))) {
+	if isBinary {
 		instructions, err := render("review_file_binary", data)
 		if err != nil {
 			return nil, err

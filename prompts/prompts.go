@@ -33,8 +33,10 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/gabriel-vasile/mimetype"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 )
@@ -66,8 +68,20 @@ const (
 type Options struct {
 	Scope         scope.Provider
 	Git           Git
+	Files         Files        // nil: a matcher per completion, and mimetype's own types
 	Logger        *slog.Logger // nil discards
 	MaxEmbedBytes int          // cap for each embedded diff, log or file; 0 means DefaultMaxEmbedBytes
+}
+
+// Files is what the prompts need of the file resources, so that path
+// completion hides what resources/list hides and an embedded file has the
+// type resources/read gives it.
+type Files interface {
+	// Matcher is the .gitignore matcher of a directory root, cached.
+	Matcher(r roots.Root) (*ignore.Matcher, error)
+	// MIMEType is the type of a file called name whose content starts with
+	// head; text says whether it is UTF-8 text.
+	MIMEType(name string, head []byte, text bool) string
 }
 
 // Prompts serves the prompts and their completions. It is safe for concurrent use.
@@ -86,8 +100,18 @@ func New(opts Options) *Prompts {
 	if opts.MaxEmbedBytes <= 0 {
 		opts.MaxEmbedBytes = DefaultMaxEmbedBytes
 	}
+	if opts.Files == nil {
+		opts.Files = ownFiles{}
+	}
 	return &Prompts{opts: opts}
 }
+
+// ownFiles serves prompts that run without file resources.
+type ownFiles struct{}
+
+func (ownFiles) Matcher(r roots.Root) (*ignore.Matcher, error) { return ignore.New(r.Path) }
+
+func (ownFiles) MIMEType(_ string, head []byte, _ bool) string { return mimetype.Detect(head).String() }
 
 // Register adds every prompt to s.
 func (p *Prompts) Register(s *mcp.Server) {
