@@ -1,12 +1,10 @@
 package server
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os/exec"
 	"path/filepath"
@@ -218,46 +216,6 @@ func TestBinaryLargeTexts(t *testing.T) {
 	}
 	if texts[4] != text {
 		t.Errorf("resources/read: got %d bytes, want the %d-byte file", len(texts[4]), len(text))
-	}
-}
-
-// BenchmarkReadFileStdio reads a 1 MiB text file with read_file through Run
-// over pipes: what a stdio client waits for, minus process start-up.
-func BenchmarkReadFileStdio(b *testing.B) {
-	dir := realTemp(b)
-	name := filepath.Join(dir, "big.txt")
-	line := "\tfmt.Println(\"hello, world\") // a line of Go, more or less\n"
-	write(b, name, strings.Repeat(line, (1<<20)/len(line)))
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan error, 1)
-	go func() { done <- Run(context.Background(), Config{Roots: []string{dir}, Stdin: inR, Stdout: outW}) }()
-	r := bufio.NewReaderSize(outR, 4<<20)
-	send := func(msg string) {
-		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
-			b.Fatal(err)
-		}
-	}
-	recv := func() []byte {
-		line, err := r.ReadBytes('\n')
-		if err != nil {
-			b.Fatal(err)
-		}
-		return line
-	}
-	send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`)
-	recv()
-	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"` + name + `"}}}`
-	for b.Loop() {
-		send(call)
-		if n := len(recv()); n < 1<<20 {
-			b.Fatalf("answer of %d bytes", n)
-		}
-	}
-	inW.Close()
-	if err := <-done; err != nil {
-		b.Fatal(err)
 	}
 }
 
