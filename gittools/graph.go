@@ -12,24 +12,54 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// commitGraph is the repository's .git/objects/info/commit-graph, read into memory: parents, root tree and
-// commit time of a commit without inflating and decoding it (GIT-PERFORMANCE §6.2). The path-limited log
-// walks with it and decodes only the commits it returns. Commits newer than the file are simply not in it.
-// Split graphs (objects/info/commit-graphs/) are not read: those walks decode every commit, as before.
-type commitGraph struct {
+// graphFile is the repository's .git/objects/info/commit-graph, read into memory: parents, root tree and
+// commit time of a commit without inflating and decoding it (GIT-PERFORMANCE §6.2). Commits newer than the
+// file are simply not in it. Split graphs (objects/info/commit-graphs/) are not read: those commits are decoded.
+type graphFile struct {
 	idx   commitgraph.Index
 	stamp fileStamp
+}
+
+// commitGraph is where a log walk takes commits from (see walker.commit): the decoded-commit cache first, then
+// the commit-graph file, then the object store (decoded once and cached). The walk needs only parents, root
+// tree and commit time; the commits it shows are completed from the cache.
+type commitGraph struct {
+	rp   *repo
+	file *graphFile // nil: no usable commit-graph
+}
+
+// walkGraph returns the commit source of a log walk. Caller holds rp.mu for the whole walk.
+func (rp *repo) walkGraph() *commitGraph {
+	return &commitGraph{rp: rp, file: rp.commitGraph()}
+}
+
+// commit returns h for the walker: fully decoded if cached, else partial from the graph file, else decoded
+// (and cached). false makes the walker read h itself, which reports the error (a shallow boundary, say).
+func (g *commitGraph) commit(h plumbing.Hash) (*object.Commit, bool) {
+	if e := g.rp.commits.get(h); e != nil {
+		return e.c, true
+	}
+	if g.file != nil {
+		if c, ok := g.file.commit(h); ok {
+			return c, true
+		}
+	}
+	e, err := g.rp.cachedCommit(h)
+	if err != nil {
+		return nil, false
+	}
+	return e.c, true
 }
 
 // maxGraphFile bounds the commit-graph read into memory (about 72 bytes per commit: 900k commits).
 const maxGraphFile = 64 << 20
 
-const graphFile = "objects/info/commit-graph"
+const graphPath = "objects/info/commit-graph"
 
-// commitGraph returns the repository's commit graph, or nil when it has none (or an unreadable one), re-read
+// commitGraph returns the repository's commit-graph file, or nil when it has none (or an unreadable one), re-read
 // when the file changes. Caller holds rp.mu.
-func (rp *repo) commitGraph() *commitGraph {
-	st := statStamp(filepath.Join(rp.commonDir, filepath.FromSlash(graphFile)))
+func (rp *repo) commitGraph() *graphFile {
+	st := statStamp(filepath.Join(rp.commonDir, filepath.FromSlash(graphPath)))
 	if rp.graph != nil && rp.graph.stamp == st {
 		return rp.graph
 	}
@@ -41,7 +71,7 @@ func (rp *repo) commitGraph() *commitGraph {
 	if err != nil {
 		return nil // walks fall back to decoding commits
 	}
-	rp.graph = &commitGraph{idx: idx, stamp: st}
+	rp.graph = &graphFile{idx: idx, stamp: st}
 	return rp.graph
 }
 
@@ -50,10 +80,10 @@ func (rp *repo) commitGraph() *commitGraph {
 func openGraph(commonDir string) (_ commitgraph.Index, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: corrupt: %v", graphFile, p)
+			err = fmt.Errorf("%s: corrupt: %v", graphPath, p)
 		}
 	}()
-	f, err := os.OpenInRoot(commonDir, filepath.FromSlash(graphFile))
+	f, err := os.OpenInRoot(commonDir, filepath.FromSlash(graphPath))
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +93,7 @@ func openGraph(commonDir string) (_ commitgraph.Index, err error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() || fi.Size() > maxGraphFile {
-		return nil, fmt.Errorf("%s: not a regular file of at most %d bytes", graphFile, maxGraphFile)
+		return nil, fmt.Errorf("%s: not a regular file of at most %d bytes", graphPath, maxGraphFile)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxGraphFile+1))
 	if err != nil {
@@ -79,7 +109,7 @@ func (memFile) Close() error { return nil }
 
 // commit returns a partial commit for h, with only Hash, TreeHash, ParentHashes and Committer.When set, or
 // false when h is not in the graph.
-func (g *commitGraph) commit(h plumbing.Hash) (_ *object.Commit, ok bool) {
+func (g *graphFile) commit(h plumbing.Hash) (_ *object.Commit, ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false // a corrupt graph: the walker decodes the commit instead

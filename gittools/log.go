@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/roots"
@@ -78,8 +76,20 @@ func (r *Repos) logTool(ctx context.Context, req *mcp.CallToolRequest, sc *roots
 
 func formatLog(out LogOut, q logQuery) string {
 	var b strings.Builder
+	n := 0
 	for _, c := range out.Commits {
-		fmt.Fprintf(&b, "%s %s %s: %s\n", c.Hash[:7], c.Date[:10], c.Author, c.Subject)
+		n += 7 + 1 + 10 + 1 + len(c.Author) + 2 + len(c.Subject) + 1
+	}
+	b.Grow(n + 200)
+	for _, c := range out.Commits { // "%s %s %s: %s\n"; WriteString is several times cheaper than Fprintf here
+		b.WriteString(c.Hash[:7])
+		b.WriteByte(' ')
+		b.WriteString(c.Date[:10])
+		b.WriteByte(' ')
+		b.WriteString(c.Author)
+		b.WriteString(": ")
+		b.WriteString(c.Subject)
+		b.WriteByte('\n')
 	}
 	if len(out.Commits) == 0 {
 		b.WriteString("no commits\n")
@@ -93,16 +103,4 @@ func formatLog(out LogOut, q logQuery) string {
 			q.max, out.Commits[len(out.Commits)-1].Hash[:12])
 	}
 	return b.String()
-}
-
-// commitInfo summarises c.
-func commitInfo(c *object.Commit) CommitInfo {
-	ci := CommitInfo{
-		Hash: c.Hash.String(), Author: c.Author.Name, Email: c.Author.Email,
-		Date: c.Author.When.Format(time.RFC3339), Subject: firstLineOf(c.Message),
-	}
-	for _, p := range c.ParentHashes {
-		ci.Parents = append(ci.Parents, p.String())
-	}
-	return ci
 }

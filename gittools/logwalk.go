@@ -96,10 +96,10 @@ func (rp *repo) log(ctx context.Context, q logQuery) (LogOut, error) {
 	if err != nil || w == nil {
 		return out, err
 	}
+	w.graph = rp.walkGraph() // decode only the commits shown, and each of them once per cache lifetime
 	var lookup *treeLookup
 	if q.path != "" {
 		lookup = newTreeLookup(rp)
-		w.graph = rp.commitGraph() // most commits of a path-limited walk are not shown: don't decode them
 	}
 	for n := 0; ; n++ {
 		if q.progress != nil && n > 0 && n%progressEveryCommits == 0 {
@@ -123,7 +123,7 @@ func (rp *repo) log(ctx context.Context, q logQuery) (LogOut, error) {
 			}
 		}
 		if show {
-			if done, err := q.add(&out, w, c); done || err != nil {
+			if done, err := q.add(&out, rp, c); done || err != nil {
 				return out, err
 			}
 		}
@@ -134,15 +134,19 @@ func (rp *repo) log(ctx context.Context, q logQuery) (LogOut, error) {
 }
 
 // add appends c to out if it passes the filters; done reports that out was already full (out.More is set).
-func (q *logQuery) add(out *LogOut, w *walker, c *object.Commit) (done bool, err error) {
-	if c, err = w.full(c); err != nil || !q.match(c) {
+func (q *logQuery) add(out *LogOut, rp *repo, c *object.Commit) (done bool, err error) {
+	e, err := rp.cachedCommit(c.Hash) // c may be partial (from the commit-graph)
+	if err != nil || !q.match(e.c) {
 		return false, err
 	}
 	if len(out.Commits) == q.max {
 		out.More = true
 		return true, nil
 	}
-	out.Commits = append(out.Commits, commitInfo(c))
+	if cap(out.Commits) == 0 { // one allocation for the usual page of commits
+		out.Commits = make([]CommitInfo, 0, min(q.max, 64))
+	}
+	out.Commits = append(out.Commits, e.summary())
 	return false, nil
 }
 
@@ -156,25 +160,33 @@ const progressEveryCommits = 2000
 // startWalk queues from (default HEAD) and, for a range, hides hide. A nil walker means an unborn HEAD.
 func (rp *repo) startWalk(from, hide string) (*walker, error) {
 	w := newWalker(rp)
+	var h plumbing.Hash
 	if from == "" {
-		head, err := rp.headCommit()
-		if err != nil || head == nil {
+		head, ok, err := rp.headHash()
+		if err != nil || !ok {
 			return nil, err
 		}
-		w.push(head, false)
+		h = head
 	} else {
-		c, err := rp.commit(from)
-		if err != nil {
+		var err error
+		if h, err = rp.resolve(from); err != nil {
 			return nil, err
 		}
-		w.push(c, false)
 	}
+	e, err := rp.cachedCommit(h)
+	if err != nil {
+		return nil, err
+	}
+	w.push(e.c, false)
 	if hide != "" {
-		c, err := rp.commit(hide)
+		h, err := rp.resolve(hide)
 		if err != nil {
 			return nil, err
 		}
-		w.push(c, true)
+		if e, err = rp.cachedCommit(h); err != nil {
+			return nil, err
+		}
+		w.push(e.c, true)
 	}
 	return w, nil
 }

@@ -13,6 +13,8 @@ package gittools
 //	                  // to the worktree ("" = the worktree); escapes and .git get the roots' not-found error
 //	rp.resolve(rev)   // validRevision + resolution (short hashes by .idx binary search) -> commit hash
 //	rp.commit(rev), rp.headCommit() // *object.Commit (headCommit: nil on an unborn branch)
+//	rp.headHash()     // HEAD's hash, cached while HEAD, its branch and packed-refs keep their stat data
+//	rp.cachedCommit(h) // a decoded commit (and its summary), cached by hash across calls: don't modify it
 //	rp.index()        // the parsed .git/index (cached until it changes); rp.status(ctx, nil) the full status
 //	validRefName(name) // refname.go: git check-ref-format rules plus no leading '-' and not "HEAD"
 //	r.Invalidate(worktree) // the watcher drops derived caches (a stale cache is also caught by stat on open)
@@ -28,6 +30,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
@@ -50,6 +53,8 @@ func errNoRepo(repoPath string) error {
 
 // repo is one repository, cached in Repos by its real git dir.
 type repo struct {
+	discovered map[discoverKey]*discovered // guarded by Repos.mu, not mu: see rediscover
+
 	mu sync.Mutex // held for a whole operation: go-git is not thread-safe; guards all fields below
 
 	git       *git.Repository // storage opened with filesystem.Options{KeepDescriptors: true}
@@ -64,7 +69,9 @@ type repo struct {
 	warmed  bool
 	hashes  map[string]wtHash // worktree blob hashes by path, kept across index changes
 	matcher *ignore.Matcher   // built on first status; see ignoreMatcher
-	graph   *commitGraph      // see commitGraph
+	graph   *graphFile        // see commitGraph
+	commits commitCache       // decoded commits by hash (immutable: never stale)
+	head    *headCache        // see headHash
 }
 
 // open resolves repoPath through sc, finds the repository by walking up from it (never above its root), checks
@@ -74,14 +81,21 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	d, err := r.discover(sc, repoPath)
-	if err != nil {
-		return nil, nil, err
+	key, began := discoverKeyOf(sc, repoPath), time.Now()
+	d, known := r.rediscover(sc, key)
+	if !known {
+		var err error
+		if d, err = r.discover(sc, repoPath); err != nil {
+			return nil, nil, err
+		}
 	}
 	rp, err := r.cached(d)
 	if err != nil {
 		r.log.Debug("opening repository failed", "repo", repoPath, "err", err)
 		return nil, nil, errNoRepo(repoPath)
+	}
+	if !known {
+		r.remember(rp, sc, key, d, began)
 	}
 	rp.mu.Lock()
 	rp.loc = d.loc
@@ -133,6 +147,7 @@ func (rp *repo) openStorage() error {
 		return err
 	}
 	rp.storage, rp.git = st, g
+	rp.commits, rp.head = commitCache{}, nil // its commits refer to the old storage
 	return nil
 }
 
@@ -179,6 +194,7 @@ func (rp *repo) changed() {
 
 func (rp *repo) dropDerived() {
 	rp.derived = derived{}
+	rp.head = nil
 	if rp.matcher != nil {
 		rp.matcher.Invalidate()
 	}

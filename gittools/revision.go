@@ -123,14 +123,11 @@ func (rp *repo) commit(rev string) (*object.Commit, error) {
 
 // headCommit returns HEAD's commit, or nil (no error) on an unborn branch.
 func (rp *repo) headCommit() (*object.Commit, error) {
-	ref, err := rp.git.Head()
-	if errors.Is(err, plumbing.ErrReferenceNotFound) {
-		return nil, nil
-	}
-	if err != nil {
+	h, ok, err := rp.headHash()
+	if err != nil || !ok {
 		return nil, err
 	}
-	return rp.git.CommitObject(ref.Hash())
+	return rp.git.CommitObject(h)
 }
 
 func isHex(s string) bool {

@@ -1,0 +1,225 @@
+package gittools
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/grove-mcp/grove/roots"
+)
+
+// A discovery (discover) costs some forty stat calls and a config parse. open remembers it per scope and
+// path, with the stat data of every path its answer depends on, and reuses it while a re-stat of those
+// paths (a dozen lstat calls) shows nothing changed. Only the plain layout is remembered: no symlink
+// anywhere on the way, a .git directory with no commondir, alternates, config.worktree or core.worktree.
+// Anything else (linked worktrees, submodules' gitdir: files, symlinked roots) is discovered on every call.
+//
+// What the stamps cover: every directory from / down to the start path (a swap for another directory or a
+// symlink changes its inode or mode), each dir/.git probed on the way up (absent, or the .git directory),
+// and the files read (HEAD, config) or required absent. A file younger than racyWindow is not trusted.
+
+// discoverKey identifies a discovery: the same path argument under the same roots. The server builds a new
+// Scope per request, so the key is the roots' values, not the pointer; what else a discovery takes from the
+// scope (the lexical resolution of the path, the root Loc) is recomputed on every reuse.
+type discoverKey struct {
+	roots    string
+	repoPath string
+}
+
+func discoverKeyOf(sc *roots.Scope, repoPath string) discoverKey {
+	var b strings.Builder
+	for _, r := range sc.Roots() {
+		fmt.Fprintf(&b, "%q %q %q %q %t\n", r.URI, r.Path, r.Name, r.Source, r.File)
+	}
+	return discoverKey{roots: b.String(), repoPath: repoPath}
+}
+
+// discovered is a remembered discovery and the stat data that vouch for it.
+type discovered struct {
+	found  found
+	start  string // the path discovery started from, before a file's directory was taken
+	checks []pathCheck
+}
+
+// pathCheck is one path and what lstat must still say about it.
+type pathCheck struct {
+	path string
+	kind checkKind
+	key  statKey // mode and inode for a directory; everything for a file
+}
+
+type checkKind uint8
+
+const (
+	mustBeAbsent checkKind = iota
+	sameDir
+	sameFile
+)
+
+// maxDiscovered bounds the discoveries a repository remembers (scopes can change per request).
+const maxDiscovered = 16
+
+// rediscover returns a remembered discovery that still holds.
+func (r *Repos) rediscover(sc *roots.Scope, key discoverKey) (found, bool) {
+	r.mu.Lock()
+	var d *discovered
+	for _, rp := range r.repos {
+		if d = rp.discovered[key]; d != nil {
+			break
+		}
+	}
+	r.mu.Unlock()
+	if d == nil {
+		return found{}, false
+	}
+	if start, ok := lexicalStart(sc, key.repoPath); !ok || start != d.start {
+		return found{}, false
+	}
+	if loc, ok := sc.Locate(d.start); !ok || loc.Root.File {
+		return found{}, false
+	}
+	f := d.found
+	var ok bool
+	if f.loc, ok = sc.Locate(f.worktree); !ok {
+		return found{}, false
+	}
+	for _, c := range d.checks {
+		if !c.holds() {
+			return found{}, false
+		}
+	}
+	return f, true
+}
+
+// remember stores the discovery f of key with rp, when its layout is plain and its files are older than the
+// discovery (begun at began) by racyWindow.
+func (r *Repos) remember(rp *repo, sc *roots.Scope, key discoverKey, f found, began time.Time) {
+	start, ok := lexicalStart(sc, key.repoPath)
+	if !ok {
+		return
+	}
+	checks, ok := vouch(start, f, began)
+	if !ok {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rp.discovered == nil || len(rp.discovered) >= maxDiscovered {
+		rp.discovered = make(map[discoverKey]*discovered)
+	}
+	rp.discovered[key] = &discovered{found: f, start: start, checks: checks}
+}
+
+func (c pathCheck) holds() bool {
+	fi, err := os.Lstat(c.path)
+	if c.kind == mustBeAbsent {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	if err != nil {
+		return false
+	}
+	k := keyOf(fi)
+	if c.kind == sameDir {
+		return fi.IsDir() && k.mode == c.key.mode && k.ino == c.key.ino
+	}
+	return k == c.key
+}
+
+// vouch lists the checks that keep f, discovered from start, valid; false when f's layout is not one we
+// remember. It checks the current state itself, so a change while discover ran cannot slip in.
+func vouch(start string, f found, now time.Time) ([]pathCheck, bool) {
+	if f.gitDir != filepath.Join(f.worktree, ".git") || f.commonDir != f.gitDir || !within(f.worktree, start) && start != f.worktree {
+		return nil, false
+	}
+	v := voucher{limit: now.Add(-racyWindow).UnixNano(), ok: true}
+	for p := start; ; p = filepath.Dir(p) {
+		v.existing(p)
+		if p == filepath.Dir(p) {
+			break
+		}
+	}
+	dir := start
+	if len(v.checks) > 0 && v.checks[0].kind != sameDir {
+		dir = filepath.Dir(start) // a file: discovery starts in its directory
+	}
+	for ; dir != f.worktree; dir = filepath.Dir(dir) {
+		v.absent(filepath.Join(dir, ".git"))
+	}
+	v.existing(f.gitDir)
+	v.existing(filepath.Join(f.gitDir, "HEAD"))
+	v.absent(filepath.Join(f.gitDir, "commondir"))
+	v.existing(filepath.Join(f.gitDir, "objects"))
+	v.absent(filepath.Join(f.gitDir, "objects", "info", "alternates"))
+	v.absent(filepath.Join(f.gitDir, "config.worktree"))
+	v.config(filepath.Join(f.gitDir, "config"))
+	return v.checks, v.ok
+}
+
+// lexicalStart is the absolute path repoPath names in sc, without resolving symlinks (vouch refuses any).
+func lexicalStart(sc *roots.Scope, repoPath string) (string, bool) {
+	if repoPath == "" {
+		rs := sc.Roots()
+		if len(rs) != 1 || rs[0].File {
+			return "", false
+		}
+		return filepath.Clean(rs[0].Path), true
+	}
+	loc, err := sc.Resolve(repoPath)
+	if err != nil {
+		return "", false
+	}
+	return loc.Abs(), true
+}
+
+// voucher collects checks; ok turns false at the first path that can't be vouched for.
+type voucher struct {
+	checks []pathCheck
+	limit  int64 // files modified after this (UnixNano) are too young to trust
+	ok     bool
+}
+
+// existing requires p to be a directory or a regular file, not a symlink, and to stay the same.
+func (v *voucher) existing(p string) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		v.ok = false
+		return
+	}
+	k := keyOf(fi)
+	switch {
+	case fi.IsDir() && k.ino != 0:
+		v.checks = append(v.checks, pathCheck{path: p, kind: sameDir, key: statKey{mode: k.mode, ino: k.ino}})
+	case fi.Mode().IsRegular() && k.ino != 0 && k.mtime < v.limit && k.ctime < v.limit:
+		v.checks = append(v.checks, pathCheck{path: p, kind: sameFile, key: k})
+	default:
+		v.ok = false
+	}
+}
+
+func (v *voucher) absent(p string) {
+	if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+		v.ok = false
+		return
+	}
+	v.checks = append(v.checks, pathCheck{path: p, kind: mustBeAbsent})
+}
+
+// config vouches for the repository config: absent, or a regular file that doesn't mention worktrees
+// (core.worktree is a path discovery would have to resolve again). Stat before read: a change in between
+// leaves a stamp that no longer matches.
+func (v *voucher) config(p string) {
+	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+		v.absent(p)
+		return
+	}
+	v.existing(p)
+	data, err := os.ReadFile(p)
+	if err != nil || bytes.Contains(bytes.ToLower(data), []byte("worktree")) {
+		v.ok = false
+	}
+}
