@@ -75,6 +75,16 @@ func BenchmarkListResources100k(b *testing.B) {
 	b.ReportMetric(vmHWM()/(1<<10), "peak-RSS-MiB")
 }
 
+// reportCPU starts measuring the process's CPU time (user and system, all
+// goroutines); the function it returns reports it per op. Wall time on a
+// shared machine says little, and parallel code trades CPU for wall time.
+func reportCPU(b *testing.B) func() {
+	start := cpuTime()
+	return func() {
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
 // vmHWM returns the process's peak resident set in KiB (Linux), or 0.
 func vmHWM() float64 {
 	data, err := os.ReadFile("/proc/self/status")
@@ -106,6 +116,7 @@ func BenchmarkDirectoryTree2k(b *testing.B) {
 	dir := benchTree(b, 2000, 20)
 	f, sc := benchFiles(b, dir)
 	ctx := context.Background()
+	defer reportCPU(b)()
 	for b.Loop() {
 		_, out, err := f.directoryTree(ctx, nil, sc, TreeArgs{Path: dir, MaxDepth: 5, MaxEntries: 10_000})
 		if err != nil || len(out.Entries) < 2000 {
@@ -119,9 +130,60 @@ func BenchmarkListDirectory1k(b *testing.B) {
 	f, sc := benchFiles(b, dir)
 	ctx := context.Background()
 	sub := filepath.Join(dir, "g00", "d000")
+	defer reportCPU(b)()
 	for b.Loop() {
 		_, out, err := f.listDirectory(ctx, nil, sc, ListDirArgs{Path: sub})
 		if err != nil || len(out.Entries) != 1000 {
+			b.Fatalf("%d entries, %v", len(out.Entries), err)
+		}
+	}
+}
+
+// benchFixture writes what bench/internal/benchutil writes for the
+// list_directory and directory_tree rows: list/ with 1,000 files, and tree/
+// with 40 directories of 49 files (2,000 entries).
+func benchFixture(b *testing.B) string {
+	b.Helper()
+	dir, err := filepath.EvalSymlinks(b.TempDir())
+	must(b, err)
+	files := map[string]int{"list": 1000}
+	for d := range 40 {
+		files[filepath.Join("tree", fmt.Sprintf("d%02d", d))] = 49
+	}
+	for sub, n := range files {
+		must(b, os.MkdirAll(filepath.Join(dir, sub), 0o755))
+		for i := range n {
+			name := fmt.Sprintf("f%04d.txt", i)
+			if sub != "list" {
+				name = fmt.Sprintf("f%02d.go", i)
+			}
+			must(b, os.WriteFile(filepath.Join(dir, sub, name), []byte("hello\n"), 0o644))
+		}
+	}
+	return dir
+}
+
+func BenchmarkListDirectoryFixture(b *testing.B) {
+	dir := benchFixture(b)
+	f, sc := benchFiles(b, dir)
+	ctx := context.Background()
+	defer reportCPU(b)()
+	for b.Loop() {
+		_, out, err := f.listDirectory(ctx, nil, sc, ListDirArgs{Path: filepath.Join(dir, "list")})
+		if err != nil || len(out.Entries) != 1000 {
+			b.Fatalf("%d entries, %v", len(out.Entries), err)
+		}
+	}
+}
+
+func BenchmarkDirectoryTreeFixture(b *testing.B) {
+	dir := benchFixture(b)
+	f, sc := benchFiles(b, dir)
+	ctx := context.Background()
+	defer reportCPU(b)()
+	for b.Loop() {
+		_, out, err := f.directoryTree(ctx, nil, sc, TreeArgs{Path: filepath.Join(dir, "tree"), MaxDepth: 100, MaxEntries: 1_000_000})
+		if err != nil || len(out.Entries) != 2000 {
 			b.Fatalf("%d entries, %v", len(out.Entries), err)
 		}
 	}

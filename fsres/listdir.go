@@ -1,14 +1,13 @@
 package fsres
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
-	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/grove-mcp/grove/roots"
@@ -60,25 +59,45 @@ func (f *Files) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, sc *r
 		out.Truncated = n - maxListEntries
 		out.Entries = out.Entries[:maxListEntries]
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %d entries\n", out.Path, len(out.Entries))
-	for _, e := range out.Entries {
+	return textResult(out.text()), out, nil
+}
+
+// text shows the listing one entry a line: directories end in "/", files
+// carry their size, other types their type in parentheses.
+func (l DirListing) text() string {
+	n := len(l.Path) + 40 + 120 // header and footers
+	for _, e := range l.Entries {
+		n += len(e.Name) + 16
+	}
+	var b strings.Builder // String does not copy what it built
+	b.Grow(n)
+	var num [24]byte
+	b.WriteString(l.Path)
+	b.WriteString(": ")
+	b.Write(strconv.AppendInt(num[:0], int64(len(l.Entries)), 10))
+	b.WriteString(" entries\n")
+	for _, e := range l.Entries {
+		b.WriteString(e.Name)
 		switch e.Type {
 		case typeDir:
-			fmt.Fprintf(&b, "%s/\n", e.Name)
+			b.WriteByte('/')
 		case typeFile:
-			fmt.Fprintf(&b, "%s  %s\n", e.Name, byteSize(e.Size))
+			b.WriteString("  ")
+			b.Write(appendByteSize(num[:0], e.Size))
 		default:
-			fmt.Fprintf(&b, "%s  (%s)\n", e.Name, e.Type)
+			b.WriteString("  (")
+			b.WriteString(e.Type)
+			b.WriteByte(')')
 		}
+		b.WriteByte('\n')
 	}
-	if out.Ignored > 0 {
-		fmt.Fprintf(&b, "(%d ignored entries not shown)\n", out.Ignored)
+	if l.Ignored > 0 {
+		fmt.Fprintf(&b, "(%d ignored entries not shown)\n", l.Ignored)
 	}
-	if out.Truncated > 0 {
-		fmt.Fprintf(&b, "(%d more entries cut; use search_files with a pattern to narrow)\n", out.Truncated)
+	if l.Truncated > 0 {
+		fmt.Fprintf(&b, "(%d more entries cut; use search_files with a pattern to narrow)\n", l.Truncated)
 	}
-	return textResult(b.String()), out, nil
+	return b.String()
 }
 
 // listDir reads the directory loc: non-ignored entries, directories first,
@@ -95,43 +114,17 @@ func (f *Files) listDir(ctx context.Context, loc roots.Loc) (DirListing, error) 
 		return DirListing{}, err
 	}
 	defer dir.Close()
-	des, err := dir.ReadDir(-1)
+	m, _ := f.matcher(loc.Root) // nil for a single-file root, which has no directories
+	prefix := path.Join(loc.Rel, "x")
+	prefix = prefix[:len(prefix)-1] // what path.Join(loc.Rel, name) puts before name
+	ignored := func(name string, isDir bool) bool {
+		return name == ".git" || (m != nil && m.Ignored(prefix+name, isDir))
+	}
+	entries, nIgnored, err := readEntries(ctx, dir, ignored)
 	if err != nil {
 		return DirListing{}, err
 	}
-	m, _ := f.matcher(loc.Root) // nil for a single-file root, which has no directories
-	out := DirListing{Entries: make([]Entry, 0, len(des))}
-	for _, d := range des {
-		if ctx.Err() != nil {
-			return DirListing{}, ctx.Err()
-		}
-		rel := path.Join(loc.Rel, d.Name())
-		if d.Name() == ".git" || (m != nil && m.Ignored(rel, d.IsDir())) {
-			out.Ignored++
-			continue
-		}
-		out.Entries = append(out.Entries, entryOf(d))
-	}
-	slices.SortFunc(out.Entries, func(a, b Entry) int {
-		if (a.Type == typeDir) != (b.Type == typeDir) {
-			if a.Type == typeDir {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(a.Name, b.Name)
-	})
-	return out, nil
-}
-
-func entryOf(d fs.DirEntry) Entry {
-	e := Entry{Name: d.Name(), Type: typeName(d.Type())}
-	if e.Type == typeFile {
-		if info, err := d.Info(); err == nil {
-			e.Size = info.Size()
-		}
-	}
-	return e
+	return DirListing{Entries: entries, Ignored: nIgnored}, nil
 }
 
 func typeName(m fs.FileMode) string {

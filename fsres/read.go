@@ -1,12 +1,14 @@
 package fsres
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/grove-mcp/grove/roots"
@@ -136,16 +138,25 @@ func (f *Files) dirListing(ctx context.Context, loc roots.Loc) (string, error) {
 
 // byteSize formats n bytes for people: 512 B, 1.5 KiB, 10 MiB.
 func byteSize(n int64) string {
+	return string(appendByteSize(nil, n))
+}
+
+// appendByteSize appends byteSize(n) to b.
+func appendByteSize(b []byte, n int64) []byte {
 	const unit = 1024
 	if n < unit {
-		return fmt.Sprintf("%d B", n)
+		b = strconv.AppendInt(b, n, 10)
+		return append(b, " B"...)
 	}
 	div, exp := int64(unit), 0
 	for m := n / unit; m >= unit; m /= unit {
 		div *= unit
 		exp++
 	}
-	s := fmt.Sprintf("%.1f", float64(n)/float64(div))
-	s = strings.TrimSuffix(s, ".0")
-	return s + " " + string("KMGTPE"[exp]) + "iB"
+	start := len(b)
+	b = strconv.AppendFloat(b, float64(n)/float64(div), 'f', 1, 64)
+	if bytes.HasSuffix(b[start:], []byte(".0")) {
+		b = b[:len(b)-2]
+	}
+	return append(b, ' ', "KMGTPE"[exp], 'i', 'B')
 }

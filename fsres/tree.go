@@ -69,18 +69,24 @@ func (f *Files) directoryTree(ctx context.Context, _ *mcp.CallToolRequest, sc *r
 
 // text draws the tree with two spaces per level, directories ending in "/".
 func (t Tree) text(depth, limit int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s/\n", t.Path)
+	n := len(t.Path) + 2 + 200 // header and footers
 	for _, e := range t.Entries {
-		level := strings.Count(e.Path, "/")
-		name := e.Path[strings.LastIndexByte(e.Path, '/')+1:]
-		b.WriteString(strings.Repeat("  ", level+1))
-		b.WriteString(name)
+		n += 2*strings.Count(e.Path, "/") + len(e.Path) + 12
+	}
+	var b strings.Builder // String does not copy what it built
+	b.Grow(n)
+	b.WriteString(t.Path)
+	b.WriteString("/\n")
+	for _, e := range t.Entries {
+		writeIndent(&b, strings.Count(e.Path, "/")+1)
+		b.WriteString(e.Path[strings.LastIndexByte(e.Path, '/')+1:])
 		switch e.Type {
 		case typeDir:
 			b.WriteByte('/')
 		case typeSymlink, typeOther:
-			b.WriteString(" (" + e.Type + ")")
+			b.WriteString(" (")
+			b.WriteString(e.Type)
+			b.WriteByte(')')
 		}
 		b.WriteByte('\n')
 	}
@@ -91,4 +97,15 @@ func (t Tree) text(depth, limit int) string {
 		fmt.Fprintf(&b, "(cut at %d entries; raise max_entries or pick a subdirectory)\n", limit)
 	}
 	return b.String()
+}
+
+// indent is the indentation of the levels most trees reach.
+const indent = "                                "
+
+// writeIndent writes two spaces per level to b.
+func writeIndent(b *strings.Builder, levels int) {
+	for ; levels > len(indent)/2; levels -= len(indent) / 2 {
+		b.WriteString(indent)
+	}
+	b.WriteString(indent[:2*levels])
 }
