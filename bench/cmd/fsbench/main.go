@@ -40,14 +40,17 @@ func main() {
 	flag.IntVar(&cfg.resFiles, "resources", 100_000, "files in the resources/list tree (0 skips it)")
 	flag.IntVar(&cfg.resReps, "resource-reps", 3, "repetitions of the resources/list walk (new process each)")
 	flag.BoolVar(&cfg.keep, "keep", false, "keep the fixture directory")
-	flag.Func("skip", "skip a tool workload: read, list, glob or tree (repeatable), e.g. to see which one sets peak RSS", func(s string) error {
+	flag.Func("skip", "skip tool workloads by prefix: read, list (both), glob or tree (repeatable), e.g. to see which one sets peak RSS", func(s string) error {
+		found := false
 		for i, o := range ops {
 			if strings.HasPrefix(o.name, s) {
-				cfg.skip[i] = true
-				return nil
+				cfg.skip[i], found = true, true
 			}
 		}
-		return fmt.Errorf("no workload %q", s)
+		if !found {
+			return fmt.Errorf("no workload %q", s)
+		}
+		return nil
 	})
 	flag.Parse()
 	log.SetFlags(0)

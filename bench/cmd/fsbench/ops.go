@@ -19,13 +19,17 @@ type op struct {
 	want string // expected check value
 }
 
-const numOps = 4
+const numOps = 5
 
 var ops = [numOps]op{
 	{"read 1 MiB", fmt.Sprint(benchutil.BigFileSize)},
 	{"list 1,000 entries", fmt.Sprint(benchutil.ListEntries)},
 	{"glob 20,000 files", fmt.Sprint(benchutil.GlobMatching)},
 	{"tree 2,000 entries", fmt.Sprint(benchutil.TreeEntries)},
+	// grove's list_directory always gives sizes; the reference's
+	// list_directory gives names and types only, list_directory_with_sizes
+	// sizes too. This row compares like with like.
+	{"list 1,000 entries with sizes (reference: list_directory_with_sizes)", fmt.Sprint(benchutil.ListEntries)},
 }
 
 // A flavor knows how to start one server and phrase each op for it. run
@@ -71,7 +75,7 @@ func groveOp(c *benchutil.Raw, root string, i int) (d time.Duration, check strin
 		}
 		_, content, _ := strings.Cut(text, "\n")
 		return d, fmt.Sprint(len(content)), nil, nil
-	case 1:
+	case 1, 4:
 		res, _, err := call(c, &d, "list_directory", map[string]any{"path": root + "/list"})
 		if err != nil {
 			return d, "", nil, err
@@ -110,6 +114,9 @@ func refOp(c *benchutil.Raw, root string, i int) (d time.Duration, check string,
 		return d, fmt.Sprint(len(text)), nil, err
 	case 1:
 		_, text, err := call(c, &d, "list_directory", map[string]any{"path": root + "/list"})
+		return d, fmt.Sprint(strings.Count(text, "[FILE]") + strings.Count(text, "[DIR]")), nil, err
+	case 4:
+		_, text, err := call(c, &d, "list_directory_with_sizes", map[string]any{"path": root + "/list"})
 		return d, fmt.Sprint(strings.Count(text, "[FILE]") + strings.Count(text, "[DIR]")), nil, err
 	case 2:
 		_, text, err := call(c, &d, "search_files", map[string]any{"path": root + "/glob", "pattern": "**/*.txt"})
