@@ -18,14 +18,20 @@ func (rp *repo) scanTracked(ctx context.Context, idx *gitIndex, limit string) (*
 	if i, ok := idx.byName[limit]; ok {
 		lo, hi = i, i+1
 	}
-	infos, err := rp.lstatEntries(ctx, idx, lo, hi)
+	return rp.scanRange(ctx, idx, lo, hi, nil)
+}
+
+// scanRange is scanTracked for the entries in [lo, hi); known[i] (if known is not nil) says entry i was
+// already proven clean (see walkedClean).
+func (rp *repo) scanRange(ctx context.Context, idx *gitIndex, lo, hi int, known []bool) (*wtScan, error) {
+	infos, clean, err := rp.lstatEntries(ctx, idx, lo, hi, known)
 	if err != nil {
 		return nil, err
 	}
 	s := &wtScan{changed: map[string]byte{}}
 	for i := lo; i < hi; i++ {
 		e := idx.entries[i]
-		if !worktreeEntry(idx, lo, i) {
+		if clean[i-lo] || !worktreeEntry(idx, lo, i) {
 			continue
 		}
 		if c := rp.compareTracked(e, infos[i-lo], idx); c != 0 {
@@ -62,10 +68,14 @@ const scanWorkers = 2
 
 var minParallelScan = 4096 // a variable so tests can lower it
 
-// lstatEntries lstats the worktree files of the entries in [lo, hi): infos[i-lo] is nil when the file is missing
-// or lies below a symlink or a non-directory.
-func (rp *repo) lstatEntries(ctx context.Context, idx *gitIndex, lo, hi int) ([]fs.FileInfo, error) {
-	infos := make([]fs.FileInfo, hi-lo)
+// useFastStat turns fastStat on; tests turn it off to compare with the statter alone.
+var useFastStat = true
+
+// lstatEntries lstats the worktree files of the entries in [lo, hi). clean[i-lo] is set when the file's stat
+// data proves it unchanged (see fastStat); otherwise infos[i-lo] describes it, nil when the file is missing or
+// lies below a symlink or a non-directory.
+func (rp *repo) lstatEntries(ctx context.Context, idx *gitIndex, lo, hi int, known []bool) (infos []fs.FileInfo, clean []bool, _ error) {
+	infos, clean = make([]fs.FileInfo, hi-lo), make([]bool, hi-lo)
 	workers := 1
 	if hi-lo >= minParallelScan {
 		workers = scanWorkers
@@ -74,14 +84,19 @@ func (rp *repo) lstatEntries(ctx context.Context, idx *gitIndex, lo, hi int) ([]
 	var wg sync.WaitGroup
 	for w := range workers {
 		a, b := lo+(hi-lo)*w/workers, lo+(hi-lo)*(w+1)/workers
-		wg.Go(func() { errs[w] = rp.lstatChunk(ctx, idx, lo, a, b, infos) })
+		wg.Go(func() { errs[w] = rp.lstatChunk(ctx, idx, lo, a, b, known, infos, clean) })
 	}
 	wg.Wait()
-	return infos, errors.Join(errs...)
+	return infos, clean, errors.Join(errs...)
 }
 
-// lstatChunk fills infos[a-lo:b-lo] through its own statter.
-func (rp *repo) lstatChunk(ctx context.Context, idx *gitIndex, lo, a, b int, infos []fs.FileInfo) error {
+// lstatChunk fills clean[a-lo:b-lo] and infos[a-lo:b-lo] through its own fastStat and statter.
+func (rp *repo) lstatChunk(ctx context.Context, idx *gitIndex, lo, a, b int, known []bool, infos []fs.FileInfo, clean []bool) error {
+	var fast *fastStat
+	if useFastStat {
+		fast = rp.newFastStat()
+	}
+	defer fast.close()
 	st := rp.newStatter()
 	defer st.close()
 	dirOK := map[string]bool{".": true}
@@ -92,6 +107,10 @@ func (rp *repo) lstatChunk(ctx context.Context, idx *gitIndex, lo, a, b int, inf
 			}
 		}
 		if !worktreeEntry(idx, lo, i) {
+			continue
+		}
+		if known != nil && known[i] || fast.clean(&idx.entries[i], idx) {
+			clean[i-lo] = true
 			continue
 		}
 		name := idx.entries[i].name

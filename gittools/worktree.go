@@ -5,117 +5,42 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"path"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-
-	"github.com/grove-mcp/grove/ignore"
 )
 
 // wtScan is the result of comparing the worktree with the index.
 type wtScan struct {
 	changed   map[string]byte // the Y column: 'M', 'D', 'T', 'A' (intent to add)
-	untracked []string        // files, and directories as "dir/", in walk order
+	untracked []string        // files, and directories as "dir/", in no particular order
 }
 
-// scanWorktree compares every tracked file with its index entry (scanTracked: index-driven, parallel lstats)
-// and, when untracked is set, lists untracked files through the ignore matcher's walk. It only lstats: content
-// is hashed (through os.Root, never blocking) only for files whose stat data differs from the index or that are
-// racily clean.
+// scanWorktree compares every tracked file with its index entry and, when untracked is set, lists untracked
+// files through the ignore matcher's walk. With untracked, the walk (on walkWorkers+1 goroutines) also proves
+// the tracked files it meets clean from their stat data, through the handle it listed their directory with;
+// scanRange then checks only the rest (index-driven, parallel lstats). It only lstats: content is hashed
+// (through os.Root, never blocking) only for files whose stat data differs from the index or that are racily
+// clean.
 func (rp *repo) scanWorktree(ctx context.Context, idx *gitIndex, untracked bool, progress func(int)) (*wtScan, error) {
-	s, err := rp.scanTracked(ctx, idx, "")
-	if err != nil || !untracked {
-		return s, err
+	if !untracked {
+		return rp.scanTracked(ctx, idx, "")
 	}
 	m, err := rp.ignoreMatcher()
 	if err != nil {
 		return nil, err
 	}
-	dirs := idx.dirs()
-	n := 0
-	err = m.Walk(ctx, func(rel string, d fs.DirEntry) error {
-		if n++; progress != nil && n%progressEvery == 0 {
-			progress(n)
-		}
-		if d.IsDir() {
-			return rp.scanDir(idx, m, dirs, rel, s)
-		}
-		if _, tracked := idx.byName[rel]; !tracked && (d.Type().IsRegular() || d.Type()&fs.ModeSymlink != 0) {
-			s.untracked = append(s.untracked, rel)
-		}
-		return nil
-	})
+	known := make([]bool, len(idx.entries))
+	list, err := rp.scanUntracked(ctx, idx, m, known, progress)
 	if err != nil {
 		return nil, err
 	}
+	s, err := rp.scanRange(ctx, idx, 0, len(idx.entries), known)
+	if err != nil {
+		return nil, err
+	}
+	s.untracked = list
 	return s, nil
-}
-
-// ignoreMatcher returns the repository's matcher, built once: its Walk re-reads the .gitignore files it meets
-// and re-checks the index by itself; refresh invalidates it when the index changes.
-func (rp *repo) ignoreMatcher() (*ignore.Matcher, error) {
-	if rp.matcher == nil {
-		m, err := ignore.New(rp.worktree)
-		if err != nil {
-			return nil, err
-		}
-		rp.matcher = m
-	}
-	return rp.matcher, nil
-}
-
-// progressEvery is how many walked entries pass between progress notifications.
-const progressEvery = 5000
-
-// scanDir decides whether the walk enters directory rel.
-func (rp *repo) scanDir(idx *gitIndex, m *ignore.Matcher, dirs map[string]bool, rel string, s *wtScan) error {
-	if i, ok := idx.byName[rel]; ok && idx.entries[i].mode == filemode.Submodule {
-		return fs.SkipDir // submodule contents are not compared (gap: dirty submodules show clean)
-	}
-	if dirs[rel] {
-		return nil
-	}
-	if rp.dirHasFiles(m, rel, 0) {
-		s.untracked = append(s.untracked, rel+"/")
-	}
-	return fs.SkipDir
-}
-
-// maxDirProbe bounds how deep dirHasFiles looks for a non-ignored file in an untracked directory.
-const maxDirProbe = 64
-
-// dirHasFiles reports whether the untracked directory rel holds a non-ignored file (git doesn't list empty
-// or wholly ignored directories), or is a nested repository.
-func (rp *repo) dirHasFiles(m *ignore.Matcher, rel string, depth int) bool {
-	if depth > maxDirProbe {
-		return false
-	}
-	f, err := rp.loc.FS().Open(rp.loc.Join(rel).Name())
-	if err != nil {
-		return false
-	}
-	ents, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil {
-		return false
-	}
-	for _, e := range ents {
-		child := rel + "/" + e.Name()
-		switch t := e.Type(); {
-		case e.Name() == ".git":
-			return true
-		case t.IsDir():
-			if !m.Ignored(child, true) && rp.dirHasFiles(m, child, depth+1) {
-				return true
-			}
-		case t.IsRegular() || t&fs.ModeSymlink != 0:
-			if !m.Ignored(child, false) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // compareFile returns 0 if the worktree file rel matches index entry e, else 'M' or 'T'.
@@ -206,18 +131,4 @@ func (rp *repo) hashFile(rel string, m filemode.FileMode) (plumbing.Hash, error)
 		return plumbing.ZeroHash, errors.New("file changed while hashing")
 	}
 	return hw.Sum(), nil
-}
-
-// dirs returns every directory that holds a tracked path, computed once per index.
-func (idx *gitIndex) dirs() map[string]bool {
-	if idx.dirSet != nil {
-		return idx.dirSet
-	}
-	idx.dirSet = map[string]bool{}
-	for _, e := range idx.entries {
-		for d := path.Dir(e.name); d != "." && !idx.dirSet[d]; d = path.Dir(d) {
-			idx.dirSet[d] = true
-		}
-	}
-	return idx.dirSet
 }

@@ -20,6 +20,8 @@ type entryDir struct {
 	root *os.Root
 	name string   // the directory, relative to root
 	own  *os.Root // the directory itself, opened at the first Info
+	list *os.File // the directory as listed, kept open for LstatEntry (nil if not kept)
+	fd   int      // list's descriptor
 }
 
 // lstat describes the entry name. Through the directory's own root it is one
@@ -35,14 +37,40 @@ func (d *entryDir) lstat(name string) (fs.FileInfo, error) {
 	return d.own.Lstat(name)
 }
 
+// keepListing hands f, the directory the entries were listed from, to
+// them; false if they cannot use it (then the caller closes it).
+func keepListing(entries []fs.DirEntry, f *os.File) bool {
+	if len(entries) == 0 {
+		return false
+	}
+	e, ok := entries[0].(*dirEntry)
+	if !ok {
+		return false
+	}
+	rc, err := f.SyscallConn()
+	if err != nil || rc.Control(func(fd uintptr) { e.dir.fd = int(fd) }) != nil {
+		return false
+	}
+	e.dir.list = f
+	return true
+}
+
 // closeListing releases what the entries of one listing opened.
 func closeListing(entries []fs.DirEntry) {
 	if len(entries) == 0 {
 		return
 	}
-	if e, ok := entries[0].(*dirEntry); ok && e.dir.own != nil {
+	e, ok := entries[0].(*dirEntry)
+	if !ok {
+		return
+	}
+	if e.dir.own != nil {
 		e.dir.own.Close()
 		e.dir.own = nil
+	}
+	if e.dir.list != nil {
+		e.dir.list.Close()
+		e.dir.list = nil
 	}
 }
 

@@ -3,15 +3,40 @@ package ignore
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"io/fs"
 	"os"
 	"path"
 	"slices"
 	"sync"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+// openDir opens directory name in parent for listing. O_NONBLOCK spares
+// the two fcntl calls os makes to try (and fail) to register a directory
+// with the poller; O_DIRECTORY makes sure nothing else is opened.
+func openDir(parent *os.Root, name string) (*os.File, error) {
+	return parent.OpenFile(name, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+}
+
+// LstatEntry fills st with the lstat data of d, an entry that Walk or
+// WalkParallel passes to fn, while fn runs: one fstatat through the
+// descriptor the walk listed d's directory with, never following a symlink
+// and never opening d. It is the cheap form of d.Info for callers that
+// compare raw stat data, like git status. It fails for other entries.
+func LstatEntry(d fs.DirEntry, st *unix.Stat_t) error {
+	e, ok := d.(*dirEntry)
+	if !ok || e.dir.list == nil {
+		return errNoListing
+	}
+	return unix.Fstatat(e.dir.fd, e.name, st, unix.AT_SYMLINK_NOFOLLOW)
+}
+
+var errNoListing = errors.New("not an entry of a walk in progress")
 
 // readDirents lists the directory open as f with getdents64, taking each
 // entry's type from d_type. os.File.ReadDir cannot be used: on a file opened

@@ -11,3 +11,8 @@ import (
 func readDirents(f *os.File, _ *os.Root, _ string) ([]fs.DirEntry, error) {
 	return f.ReadDir(-1)
 }
+
+// openDir opens directory name in parent for listing.
+func openDir(parent *os.Root, name string) (*os.File, error) {
+	return parent.Open(name)
+}

@@ -23,13 +23,18 @@ import (
 // it reflects the tree as it is now. Nested repositories are entered and
 // matched with their own rules.
 func (m *Matcher) Walk(ctx context.Context, fn func(rel string, d fs.DirEntry) error) error {
+	return m.walk(ctx, fn, 0)
+}
+
+// walk is Walk, on up to workers extra goroutines (0: on the caller's only).
+func (m *Matcher) walk(ctx context.Context, fn func(rel string, d fs.DirEntry) error, workers int) error {
 	root, err := os.OpenRoot(m.boundary)
 	if err != nil {
 		return err
 	}
 	defer root.Close()
 	top := m.prefix + "."
-	f, err := root.Open(top)
+	f, err := openDir(root, top)
 	if err != nil {
 		return err
 	}
@@ -38,7 +43,13 @@ func (m *Matcher) Walk(ctx context.Context, fn func(rel string, d fs.DirEntry) e
 		return err
 	}
 	w := &walker{ctx: ctx, fn: fn, root: &lazyRoot{root: root}, top: len(m.prefix)}
-	err = w.tree(m, root, top, entries)
+	if workers > 0 {
+		var cancel context.CancelFunc
+		w.ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		w.par = &parallel{sem: make(chan struct{}, workers), cancel: cancel}
+	}
+	err = w.finish(w.tree(m, root, top, entries))
 	if errors.Is(err, fs.SkipAll) {
 		return nil
 	}
@@ -51,6 +62,7 @@ type walker struct {
 	fn   func(rel string, d fs.DirEntry) error
 	root *lazyRoot // the boundary, for git files
 	top  int       // length of the walked matcher's prefix
+	par  *parallel // nil: everything on the caller's goroutine
 }
 
 // tree walks the worktree of m, whose top directory, reachable as name
@@ -79,11 +91,9 @@ func (d *dirWalk) dir(node *dirNode, parent *os.Root, name string, entries []fs.
 	if err := d.ctx.Err(); err != nil {
 		return err
 	}
-	var self *os.Root
+	var self *sharedRoot
 	defer func() {
-		if self != nil {
-			self.Close()
-		}
+		self.release()
 		closeListing(entries)
 	}()
 	for _, e := range entries {
@@ -110,11 +120,13 @@ func (d *dirWalk) dir(node *dirNode, parent *os.Root, name string, entries []fs.
 			continue
 		}
 		if self == nil {
-			if self, err = parent.OpenRoot(name); err != nil {
+			r, err := parent.OpenRoot(name)
+			if err != nil {
 				return nil // the directory went away or is unreadable
 			}
+			self = share(r)
 		}
-		if err := d.sub(node, self, rel, ename); err != nil {
+		if err := d.descend(node, self, rel, ename); err != nil {
 			return err
 		}
 	}
@@ -123,7 +135,7 @@ func (d *dirWalk) dir(node *dirNode, parent *os.Root, name string, entries []fs.
 
 // sub lists and walks subdirectory rel, reachable as name from parent.
 func (d *dirWalk) sub(node *dirNode, parent *os.Root, rel, name string) error {
-	f, err := parent.Open(name)
+	f, err := openDir(parent, name)
 	if err != nil {
 		return nil
 	}
@@ -151,11 +163,14 @@ func (d *dirWalk) ignored(node *dirNode, rel, name string, isDir bool) bool {
 }
 
 // readDir lists the directory open as f (reachable as name from parent)
-// sorted by name, and closes f.
+// sorted by name. It closes f, or hands it to the entries for LstatEntry
+// (closeListing closes it then).
 func readDir(f *os.File, parent *os.Root, name string) ([]fs.DirEntry, error) {
-	defer f.Close()
 	entries, err := readDirents(f, parent, name)
 	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	if err != nil || !keepListing(entries, f) {
+		f.Close()
+	}
 	return entries, err
 }
 
