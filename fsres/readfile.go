@@ -34,6 +34,8 @@ type FileText struct {
 	Binary     bool   `json:"binary,omitempty" jsonschema:"the file is not UTF-8 text; content is left out"`
 	Size       int64  `json:"size"`
 	MIMEType   string `json:"mime_type,omitempty"`
+
+	text string // the whole text block, when built with Content (see wholeFile)
 }
 
 func (f *Files) readFile(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in ReadFileArgs) (*mcp.CallToolResult, FileText, error) {
@@ -144,9 +146,22 @@ func wholeFile(out FileText, data []byte) FileText {
 	if data[len(data)-1] != '\n' {
 		out.TotalLines++
 	}
-	out.Content = string(data)
+	// One copy of the file: the text block is the header and then the
+	// content, and Content is the tail of that same string.
+	head := wholeHead(out.Path, out.TotalLines)
+	var b strings.Builder
+	b.Grow(len(head) + len(data))
+	b.WriteString(head)
+	b.Write(data)
+	out.text = b.String()
+	out.Content = out.text[len(head):]
 	out.StartLine, out.EndLine = 1, out.TotalLines
 	return out
+}
+
+// wholeHead is the first line of a whole file's text block.
+func wholeHead(path string, lines int) string {
+	return path + ": " + strconv.Itoa(lines) + " lines\n"
 }
 
 // summary is the text a model sees for one file.
@@ -160,8 +175,11 @@ func (t FileText) summary() string {
 		return fmt.Sprintf("%s: lines %d-%d of %d (ask with start_line/end_line for others)\n%s",
 			t.Path, t.StartLine, t.EndLine, t.TotalLines, t.Content)
 	}
+	if t.text != "" {
+		return t.text
+	}
 	// Not Sprintf: the content can be megabytes, copied once here.
-	head := t.Path + ": " + strconv.Itoa(t.TotalLines) + " lines\n"
+	head := wholeHead(t.Path, t.TotalLines)
 	var b strings.Builder
 	b.Grow(len(head) + len(t.Content))
 	b.WriteString(head)

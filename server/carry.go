@@ -52,9 +52,17 @@ type carrier struct {
 }
 
 type heldJSON struct {
-	json []byte // the value's JSON
-	at   time.Time
+	json   []byte // the value's JSON
+	at     time.Time
+	pooled bool // json came from textBufs and goes back once written
 }
+
+// textBufs recycles the buffers texts are encoded into: a 1 MiB read would
+// otherwise allocate (and clear) a new one per call.
+var textBufs sync.Pool // of *[]byte
+
+// maxPooled bounds the buffers textBufs keeps.
+const maxPooled = 4 << 20
 
 // results is middleware that carries the large texts and structured contents
 // of tool results, resource reads and prompts. It changes copies, never what
@@ -119,12 +127,18 @@ func (c *carrier) contents(cs []mcp.Content) []mcp.Content {
 
 // text returns the stand-in for s.
 func (c *carrier) text(s string) string {
-	return c.standIn(appendJSONString(nil, s))
+	var buf []byte
+	if bp, ok := textBufs.Get().(*[]byte); ok {
+		buf = (*bp)[:0]
+	}
+	return c.hold(appendJSONString(buf, s), true)
 }
 
 // standIn holds the JSON value v and returns the string whose JSON the writer
 // will swap for v.
-func (c *carrier) standIn(v []byte) string {
+func (c *carrier) standIn(v []byte) string { return c.hold(v, false) }
+
+func (c *carrier) hold(v []byte, pooled bool) string {
 	var id [standInHex / 2]byte
 	_, _ = rand.Read(id[:]) // never fails (crypto/rand's documented promise)
 	key := hex.EncodeToString(id[:])
@@ -139,14 +153,14 @@ func (c *carrier) standIn(v []byte) string {
 			c.count.Add(-1)
 		}
 	}
-	c.held[key] = heldJSON{json: v, at: now}
+	c.held[key] = heldJSON{json: v, at: now, pooled: pooled}
 	c.count.Add(1)
 	c.mu.Unlock()
 	return standInPrefix + key + "\x00"
 }
 
 // take removes and returns the value held for key.
-func (c *carrier) take(key string) ([]byte, bool) {
+func (c *carrier) take(key string) (heldJSON, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	h, ok := c.held[key]
@@ -154,7 +168,15 @@ func (c *carrier) take(key string) ([]byte, bool) {
 		delete(c.held, key)
 		c.count.Add(-1)
 	}
-	return h.json, ok
+	return h, ok
+}
+
+// done recycles h's buffer once it is written.
+func (h heldJSON) done() {
+	if h.pooled && cap(h.json) <= maxPooled {
+		b := h.json[:0]
+		textBufs.Put(&b)
+	}
 }
 
 // write writes the encoded message p to w with every held stand-in replaced
@@ -172,14 +194,16 @@ func (c *carrier) write(w io.Writer, p []byte) error {
 			_, err := w.Write(p)
 			return err
 		}
-		text, ok := c.take(string(p[i+len(quotedPrefix) : end-len(tail)]))
+		h, ok := c.take(string(p[i+len(quotedPrefix) : end-len(tail)]))
 		if !ok {
-			text = p[i:end]
+			h = heldJSON{json: p[i:end]}
 		}
 		if _, err := w.Write(p[:i]); err != nil {
 			return err
 		}
-		if _, err := w.Write(text); err != nil {
+		_, err := w.Write(h.json)
+		h.done()
+		if err != nil {
 			return err
 		}
 		p = p[end:]
