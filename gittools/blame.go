@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/roots"
@@ -66,14 +67,15 @@ func (r *Repos) blameTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots
 	if err != nil {
 		return nil, BlameOut{}, err
 	}
-	out, err := rp.blame(p, in)
+	out, err := rp.blame(ctx, p, in)
 	if err != nil {
 		return nil, BlameOut{}, err
 	}
 	return textResult(formatBlame(out, in)), out, nil
 }
 
-func (rp *repo) blame(p string, in BlameArgs) (BlameOut, error) {
+// blame answers git_blame for p: only the lines shown are tracked through history (see blameRange).
+func (rp *repo) blame(ctx context.Context, p string, in BlameArgs) (BlameOut, error) {
 	rev := in.Revision
 	if rev == "" {
 		rev = "HEAD"
@@ -85,24 +87,59 @@ func (rp *repo) blame(p string, in BlameArgs) (BlameOut, error) {
 	if p == "" {
 		return BlameOut{}, fmt.Errorf("path must name a file")
 	}
-	res, err := git.Blame(c, p)
+	blob, lines, err := rp.blameFile(c, p)
 	if err != nil {
 		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", quotePath(p), rev, err)
 	}
-	out := BlameOut{Lines: []BlameLine{}, Total: len(res.Lines)}
+	out := BlameOut{Lines: []BlameLine{}, Total: len(lines)}
 	start, end := max(in.StartLine, 1), in.EndLine
-	if end == 0 || end > len(res.Lines) {
-		end = len(res.Lines)
+	if end == 0 || end > len(lines) {
+		end = len(lines)
 	}
 	if end-start+1 > maxBlameLines {
 		end, out.Truncated = start+maxBlameLines-1, true
 	}
-	for i := start; i <= end; i++ {
-		l := res.Lines[i-1]
-		out.Lines = append(out.Lines, BlameLine{Line: i, Commit: l.Hash.String(), Author: l.AuthorName,
-			Email: l.Author, Date: l.Date.Format("2006-01-02"), Text: l.Text})
+	if start > end {
+		return out, nil
+	}
+	owners, err := rp.blameRange(ctx, c, p, blob, start-1, end)
+	if err == nil {
+		err = rp.describeLines(&out, owners, lines, start)
+	}
+	if err != nil {
+		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", quotePath(p), rev, err)
 	}
 	return out, nil
+}
+
+// describeLines appends lines start, start+1, … with the commits blamed for them (owners, in order).
+func (rp *repo) describeLines(out *BlameOut, owners []plumbing.Hash, lines []string, start int) error {
+	for i, h := range owners {
+		e, err := rp.cachedCommit(h)
+		if err != nil {
+			return err
+		}
+		a := e.c.Author
+		out.Lines = append(out.Lines, BlameLine{Line: start + i, Commit: h.String(), Author: a.Name,
+			Email: a.Email, Date: a.When.Format("2006-01-02"), Text: strings.TrimSuffix(lines[start+i-1], "\n")})
+	}
+	return nil
+}
+
+// blameFile returns the blob at p in c and its lines.
+func (rp *repo) blameFile(c *object.Commit, p string) (plumbing.Hash, []string, error) {
+	e, err := newTreeLookup(rp).find(c.TreeHash, p)
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	if !e.found || !e.mode.IsFile() {
+		return plumbing.ZeroHash, nil, object.ErrFileNotFound
+	}
+	data, err := rp.blobBytes(e.hash)
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	return e.hash, splitLines(data), nil
 }
 
 func formatBlame(out BlameOut, in BlameArgs) string {

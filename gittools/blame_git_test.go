@@ -1,0 +1,277 @@
+package gittools
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/grove-mcp/grove/gittools/internal/gen"
+	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
+)
+
+// gitBlameCommits runs `git blame --porcelain` in dir and returns "commit line" for every line.
+func gitBlameCommits(t testing.TB, dir, home, rev, path string) []string {
+	t.Helper()
+	cmd := exec.Command("git", "blame", "--porcelain", rev, "--", path)
+	cmd.Dir, cmd.Env = dir, gitEnv(home)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git blame %s %s: %v", rev, path, err)
+	}
+	got := []string{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(l); len(f) >= 3 && len(f[0]) == 40 && isHex(f[0]) {
+			got = append(got, f[0]+" "+f[2])
+		}
+	}
+	return got
+}
+
+// groveBlameCommits blames with git_blame and returns "commit line" for every line.
+func groveBlameCommits(t testing.TB, r *Repos, sc *roots.Scope, rev, path string) []string {
+	t.Helper()
+	_, out, err := r.blameTool(testCtx(t), nil, sc, BlameArgs{Path: path, Revision: rev})
+	if err != nil {
+		t.Fatalf("git_blame %s %s: %v", rev, path, err)
+	}
+	got := []string{}
+	for _, l := range out.Lines {
+		got = append(got, l.Commit+" "+strconv.Itoa(l.Line))
+	}
+	return got
+}
+
+// countMismatches counts lines blamed on different commits (or missing on one side).
+func countMismatches(want, got []string) int {
+	n := max(len(want), len(got)) - min(len(want), len(got))
+	for i := range min(len(want), len(got)) {
+		if want[i] != got[i] {
+			n++
+		}
+	}
+	return n
+}
+
+func TestBlameScenariosMatchGit(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		build func(f *fixture) string // returns the path to blame at HEAD
+	}{
+		{"merge changing different lines", buildMergeBothSides},
+		{"merge with conflict resolution", buildEvilMerge},
+		{"line moved", func(f *fixture) string {
+			f.write("m.txt", "a\nb\nc\nd\ne\nf\n")
+			f.commit("add")
+			f.write("m.txt", "a\nc\nd\ne\nf\nb\n")
+			f.commit("move b")
+			return "m.txt"
+		}},
+		{"deleted and re-created", func(f *fixture) string {
+			f.write("d.txt", "one\ntwo\nthree\n", "keep", "k\n")
+			f.commit("add")
+			must(f.t, os.Remove(filepath.Join(f.dir, "d.txt")))
+			f.commit("delete")
+			f.write("d.txt", "one\n2\nthree\n")
+			f.commit("re-create")
+			return "d.txt"
+		}},
+		{"whole-file rename", func(f *fixture) string {
+			f.write("old/name.txt", "l1\nl2\nl3\nl4\n", "other.txt", "o\n")
+			f.commit("add")
+			f.write("old/name.txt", "l1\nL2\nl3\nl4\n")
+			f.commit("edit")
+			f.git("mv", "old/name.txt", "renamed.txt")
+			f.commit("rename")
+			f.write("renamed.txt", "l1\nL2\nl3\nL4\n")
+			f.commit("edit after rename")
+			return "renamed.txt"
+		}},
+		{"directory renamed", func(f *fixture) string {
+			f.write("lib/x.txt", "x1\nx2\n", "lib/y.txt", "y\n")
+			f.commit("add")
+			must(f.t, os.Rename(filepath.Join(f.dir, "lib"), filepath.Join(f.dir, "pkg")))
+			f.commit("move lib")
+			f.write("pkg/x.txt", "x1\nx2\nx3\n")
+			f.commit("append")
+			return "pkg/x.txt"
+		}},
+		{"rename with edits", func(f *fixture) string {
+			f.write("before.txt", "k1\nk2\nk3\nk4\nk5\n", "gone.txt", "g1\ng2\n")
+			f.commit("add")
+			must(f.t, os.Remove(filepath.Join(f.dir, "before.txt")))
+			must(f.t, os.Remove(filepath.Join(f.dir, "gone.txt")))
+			f.write("after.txt", "k1\nk2\nk3\nk4\nK5\n")
+			f.commit("rename with an edit")
+			return "after.txt"
+		}},
+		{"rename with too many edits", func(f *fixture) string {
+			f.write("before.txt", "k1\nk2\nk3\nk4\nk5\n")
+			f.commit("add")
+			must(f.t, os.Remove(filepath.Join(f.dir, "before.txt")))
+			f.write("after.txt", "k1\nk2\nx3\nx4\nx5\n")
+			f.commit("rewrite")
+			return "after.txt"
+		}},
+		{"crlf rename with edits", func(f *fixture) string {
+			f.write("c.txt", "c1\r\nc2\r\nc3\r\nc4\r\n")
+			f.commit("add")
+			must(f.t, os.Remove(filepath.Join(f.dir, "c.txt")))
+			f.write("d.txt", "c1\nc2\r\nc3\r\nc4\r\nc5\r\n")
+			f.commit("rename")
+			return "d.txt"
+		}},
+		{"copied, not renamed", func(f *fixture) string {
+			f.write("a.txt", "a1\na2\n")
+			f.commit("add")
+			f.write("b.txt", "a1\na2\n")
+			f.commit("copy")
+			return "b.txt"
+		}},
+		{"renamed on a merged branch", func(f *fixture) string {
+			f.write("r.txt", "r1\nr2\nr3\n")
+			f.commit("add")
+			f.git("checkout", "-q", "-b", "side")
+			f.git("mv", "r.txt", "s.txt")
+			f.commit("rename")
+			f.git("checkout", "-q", "main")
+			f.write("other", "o\n")
+			f.commit("other")
+			f.tick++
+			f.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+			return "s.txt"
+		}},
+		{"crlf lines", func(f *fixture) string {
+			f.write("w.txt", "a\r\nb\r\nc\r\n")
+			f.commit("add")
+			f.write("w.txt", "a\r\nb\nc\r\nd\r\n")
+			f.commit("edit")
+			return "w.txt"
+		}},
+		{"no trailing newline", func(f *fixture) string {
+			f.write("n.txt", "a\nb\nc")
+			f.commit("add")
+			f.write("n.txt", "a\nb\nc\nd")
+			f.commit("append")
+			return "n.txt"
+		}},
+		{"empty file", func(f *fixture) string {
+			f.write("e.txt", "")
+			f.commit("add")
+			return "e.txt"
+		}},
+		{"sliding blocks", buildSliders},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			p := tt.build(f)
+			r, sc := f.repos()
+			want := gitBlameCommits(t, f.dir, f.home, "HEAD", p)
+			if diff := cmp.Diff(want, groveBlameCommits(t, r, sc, "", p)); diff != "" {
+				t.Errorf("blame mismatch (-git +grove):\n%s", diff)
+			}
+		})
+	}
+}
+
+func buildMergeBothSides(f *fixture) string {
+	f.write("f.txt", "1\n2\n3\n4\n5\n6\n")
+	f.commit("base")
+	f.git("checkout", "-q", "-b", "side")
+	f.write("f.txt", "1\ntwo\n3\n4\n5\n6\n")
+	f.commit("side: two")
+	f.git("checkout", "-q", "main")
+	f.write("f.txt", "1\n2\n3\n4\nfive\n6\n")
+	f.commit("main: five")
+	f.tick++
+	f.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+	f.write("f.txt", "1\ntwo\n3\n4\nfive\n6\n7\n")
+	f.commit("append")
+	return "f.txt"
+}
+
+func buildEvilMerge(f *fixture) string {
+	f.write("f.txt", "a\nb\nc\n")
+	f.commit("base")
+	f.git("checkout", "-q", "-b", "side")
+	f.write("f.txt", "a\nB-side\nc\n")
+	f.commit("side")
+	f.git("checkout", "-q", "main")
+	f.write("f.txt", "a\nB-main\nc\nd\n")
+	f.commit("main")
+	f.tick++
+	f.git("merge", "-q", "--no-ff", "-s", "ours", "-m", "merge side", "side")
+	f.write("f.txt", "a\nB-side\nc\nd\nmerged\n")
+	f.git("commit", "-q", "--amend", "-a", "-m", "merge side, resolved")
+	return "f.txt"
+}
+
+func buildSliders(f *fixture) string {
+	f.write("s.go", "package s\n\nfunc a() {\n\tx()\n}\n\nfunc c() {\n\tx()\n}\n")
+	f.commit("a and c")
+	f.write("s.go", "package s\n\nfunc a() {\n\tx()\n}\n\nfunc b() {\n\tx()\n}\n\nfunc c() {\n\tx()\n}\n")
+	f.commit("b")
+	f.write("s.go", "package s\n\nfunc a() {\n\tx()\n}\n\nfunc b() {\n\tx()\n}\n\nfunc b2() {\n\tx()\n}\n\nfunc c() {\n\tx()\n}\n")
+	f.commit("b2")
+	return "s.go"
+}
+
+func must(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBlameGeneratedRepoMatchesGit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates a repository")
+	}
+	dir := filepath.Join(t.TempDir(), "repo")
+	info, err := gen.Repo(dir, gen.Options{Files: 200, FilesPerDir: 20, Commits: 200, MergeEvery: 10, Lines: 60})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := scopeOf(t, dir)
+	r := New(Options{Scope: scope.Static(sc)})
+	defer r.Close()
+	home := t.TempDir()
+	for _, p := range []string{info.HotPath, info.RarePath, info.Paths[0]} {
+		want := gitBlameCommits(t, dir, home, "HEAD", p)
+		if diff := cmp.Diff(want, groveBlameCommits(t, r, sc, "", p)); diff != "" {
+			t.Errorf("%s: blame mismatch (-git +grove):\n%s", p, diff)
+		}
+	}
+}
+
+// TestBlameMidRepoMatchesGit compares with git on a long history when the benchmark clone exists (gitbench
+// caches it; CI has none). GROVE_BLAME_REPO and GROVE_BLAME_PATHS choose another repository and more files.
+func TestBlameMidRepoMatchesGit(t *testing.T) {
+	home, _ := os.UserHomeDir()
+	dir := filepath.Join(home, ".cache", "grove-gitbench", "mid")
+	if d := os.Getenv("GROVE_BLAME_REPO"); d != "" {
+		dir = d
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil || testing.Short() {
+		t.Skip("no benchmark clone at " + dir)
+	}
+	sc := scopeOf(t, dir)
+	r := New(Options{Scope: scope.Static(sc)})
+	defer r.Close()
+	paths := strings.Fields(os.Getenv("GROVE_BLAME_PATHS"))
+	if len(paths) == 0 {
+		paths = []string{"src/core/scheduler.go"}
+	}
+	for _, p := range paths {
+		want := gitBlameCommits(t, dir, t.TempDir(), "HEAD", p)
+		got := groveBlameCommits(t, r, sc, "", p)
+		if n := countMismatches(want, got); n > 0 {
+			t.Errorf("%s: %d of %d lines blamed differently (-git +grove):\n%s", p, n, len(want), cmp.Diff(want, got))
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package gittools
+
+import (
+	"bytes"
+	"path"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// renamedFrom finds the file o's commit renamed to o.path, relative to parent p, as plain `git blame` does
+// when the path is new in a parent (find_rename: rename detection limited to that destination). Of the files
+// the commit deleted, a copy of the same blob wins (preferring the same base name); else the regular file
+// most similar to o's, if at least 50 % similar. Like git it diffs the two trees, descending only into
+// subtrees that differ. "" means none.
+func (b *blamer) renamedFrom(p *object.Commit, o *blameOrigin) (string, plumbing.Hash, error) {
+	r := renameSearch{b: b, blob: o.blob, base: path.Base(o.path)}
+	if err := r.diff("", p.TreeHash, o.c.TreeHash); err != nil {
+		return "", plumbing.ZeroHash, err
+	}
+	switch {
+	case r.same != "":
+		return r.same, o.blob, nil
+	case r.first != "":
+		return r.first, o.blob, nil
+	case len(r.deleted) == 0 || len(r.deleted) > maxRenameSources:
+		return "", plumbing.ZeroHash, nil
+	}
+	if e, err := b.trees.find(o.c.TreeHash, o.path); err != nil || e.mode != filemode.Regular && e.mode != filemode.Executable {
+		return "", plumbing.ZeroHash, err // git scores regular files only
+	}
+	return r.mostSimilar(o)
+}
+
+type renameSearch struct {
+	b           *blamer
+	blob        plumbing.Hash
+	base        string
+	first, same string        // the first deleted copy, and the first with the same base name
+	deleted     []deletedFile // deleted regular files, in tree order
+}
+
+type deletedFile struct {
+	path string
+	hash plumbing.Hash
+}
+
+// mostSimilar scores the deleted files against o's blob; ties go to the same base name, then tree order.
+func (r *renameSearch) mostSimilar(o *blameOrigin) (string, plumbing.Hash, error) {
+	dst, err := r.b.rp.blobBytes(o.blob)
+	if err != nil {
+		return "", plumbing.ZeroHash, err
+	}
+	dstCounts := spanCounts(dst)
+	var best deletedFile
+	bestScore, bestSame := minRenameScore-1, false
+	for _, d := range r.deleted {
+		src, err := r.b.rp.blobBytes(d.hash)
+		if err != nil {
+			return "", plumbing.ZeroHash, err
+		}
+		score := similarity(src, dst, spanCounts(src), dstCounts)
+		same := path.Base(d.path) == r.base
+		if score > bestScore || score == bestScore && same && !bestSame {
+			best, bestScore, bestSame = d, score, same
+		}
+	}
+	return best.path, best.hash, nil
+}
+
+// diff compares the old tree (in the parent) with the new one at dir; a zero new hash means dir is gone.
+func (r *renameSearch) diff(dir string, old, new plumbing.Hash) error {
+	if r.same != "" {
+		return nil
+	}
+	olds, err := r.b.treeEntries(old)
+	if err != nil {
+		return err
+	}
+	var news []rawEntry
+	if !new.IsZero() {
+		if news, err = r.b.treeEntries(new); err != nil {
+			return err
+		}
+	}
+	byName := make(map[string]rawEntry, len(news))
+	for _, n := range news {
+		byName[n.name] = n
+	}
+	for _, e := range olds {
+		n, ok := byName[e.name]
+		if ok && n.hash == e.hash && n.mode == e.mode {
+			continue
+		}
+		p := path.Join(dir, e.name)
+		switch {
+		case e.mode == filemode.Dir:
+			sub := plumbing.ZeroHash
+			if ok && n.mode == filemode.Dir {
+				sub = n.hash
+			}
+			if err := r.diff(p, e.hash, sub); err != nil {
+				return err
+			}
+		case e.mode.IsFile() && (!ok || n.mode == filemode.Dir):
+			r.gone(p, e)
+		}
+	}
+	return nil
+}
+
+// gone notes a file the commit deleted.
+func (r *renameSearch) gone(p string, e rawEntry) {
+	if e.hash != r.blob {
+		if e.mode == filemode.Regular || e.mode == filemode.Executable {
+			r.deleted = append(r.deleted, deletedFile{p, e.hash})
+		}
+		return
+	}
+	if r.first == "" {
+		r.first = p
+	}
+	if r.same == "" && path.Base(p) == r.base {
+		r.same = p
+	}
+}
+
+// rawEntry is one entry of a tree object.
+type rawEntry struct {
+	name string
+	mode filemode.FileMode
+	hash plumbing.Hash
+}
+
+// treeEntries parses a tree object ("<octal mode> <name>\0<20-byte hash>" entries).
+func (b *blamer) treeEntries(h plumbing.Hash) ([]rawEntry, error) {
+	o, err := b.rp.git.Storer.EncodedObject(plumbing.TreeObject, h)
+	if err != nil {
+		return nil, err
+	}
+	data, err := readObject(o)
+	if err != nil {
+		return nil, err
+	}
+	var out []rawEntry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp < 0 || nul < sp || nul+21 > len(data) {
+			break
+		}
+		m, err := filemode.New(string(data[:sp]))
+		if err != nil {
+			break
+		}
+		e := rawEntry{name: string(data[sp+1 : nul]), mode: m}
+		copy(e.hash[:], data[nul+1:nul+21])
+		out = append(out, e)
+		data = data[nul+21:]
+	}
+	return out, nil
+}
