@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"path"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -22,8 +23,10 @@ func (rp *repo) scanUntracked(ctx context.Context, idx *gitIndex, m *ignore.Matc
 }
 
 // walkWorkers is how many goroutines help the untracked walk, which lists every directory and lstats every
-// tracked file: with the caller's, one per core of a 2-core machine.
-const walkWorkers = 1
+// tracked file: two per core with the caller's, at most 16. A directory goes to a helper only when one is idle,
+// so more goroutines than cores keep the cores busy while a helper finishes a subtree (on 2 cores, wide repo:
+// 1 helper 96-102 ms a status, 3 helpers 79-84 ms).
+var walkWorkers = min(2*runtime.GOMAXPROCS(0), 16) - 1
 
 // untrackedScan is the state of scanUntracked.
 type untrackedScan struct {
