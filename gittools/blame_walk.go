@@ -20,7 +20,7 @@ type blamer struct {
 	graph   *commitGraph
 	trees   *treeLookup
 	origins map[originKey]*blameOrigin // the queued ones
-	queue   originQueue
+	queue   byCommitTime[*blameOrigin]
 	seq     int
 	blobs   map[plumbing.Hash]*blobText // lines of the blobs of queued origins (see release)
 	classes lineClasses
@@ -204,22 +204,4 @@ func (b *blamer) commit(h plumbing.Hash) (*object.Commit, error) {
 	return b.rp.git.CommitObject(h)
 }
 
-// originQueue is a max-heap on committer time, FIFO among equal times.
-type originQueue []*blameOrigin
-
-func (q originQueue) Len() int { return len(q) }
-func (q originQueue) Less(i, j int) bool {
-	ti, tj := q[i].c.Committer.When.Unix(), q[j].c.Committer.When.Unix()
-	if ti != tj {
-		return ti > tj
-	}
-	return q[i].seq < q[j].seq
-}
-func (q originQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *originQueue) Push(x any)   { *q = append(*q, x.(*blameOrigin)) }
-func (q *originQueue) Pop() any {
-	old := *q
-	x := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return x
-}
+func (o *blameOrigin) commitTime() (int64, int) { return o.c.Committer.When.Unix(), o.seq }

@@ -13,7 +13,7 @@ import (
 // start (the a of a..b) are never returned.
 type walker struct {
 	rp       *repo
-	queue    commitQueue
+	queue    byCommitTime[queued]
 	seq      int
 	queued   map[plumbing.Hash]bool
 	hidden   map[plumbing.Hash]bool           // uninteresting
@@ -140,20 +140,24 @@ type queued struct {
 	seq int
 }
 
-// commitQueue is a max-heap on committer time, FIFO among equal times.
-type commitQueue []queued
+func (q queued) commitTime() (int64, int) { return q.c.Committer.When.Unix(), q.seq }
 
-func (q commitQueue) Len() int { return len(q) }
-func (q commitQueue) Less(i, j int) bool {
-	ti, tj := q[i].c.Committer.When.Unix(), q[j].c.Committer.When.Unix()
+// byCommitTime is a max-heap (container/heap) on committer time, first in first out among equal times: the
+// order in which git visits commits. It serves the log walker and blame.
+type byCommitTime[T interface{ commitTime() (int64, int) }] []T
+
+func (q byCommitTime[T]) Len() int { return len(q) }
+func (q byCommitTime[T]) Less(i, j int) bool {
+	ti, si := q[i].commitTime()
+	tj, sj := q[j].commitTime()
 	if ti != tj {
 		return ti > tj
 	}
-	return q[i].seq < q[j].seq
+	return si < sj
 }
-func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *commitQueue) Push(x any)   { *q = append(*q, x.(queued)) }
-func (q *commitQueue) Pop() any {
+func (q byCommitTime[T]) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *byCommitTime[T]) Push(x any)   { *q = append(*q, x.(T)) }
+func (q *byCommitTime[T]) Pop() any {
 	old := *q
 	x := old[len(old)-1]
 	*q = old[:len(old)-1]
