@@ -96,6 +96,9 @@ func (f *fastStat) dir(d string) int {
 	}
 	parent, name := path.Split(d[:len(d)-1])
 	fd := f.dir(parent)
+	if name == "" || name == "." || name == ".." { // readIndex refuses such names; never climb out regardless
+		fd = -1
+	}
 	if fd >= 0 {
 		var err error
 		fd, err = unix.Openat(fd, name, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)

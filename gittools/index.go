@@ -76,6 +76,9 @@ func readIndex(dir, name string) (*gitIndex, error) {
 	idx.mtime = fi.ModTime()
 	idx.byName = make(map[string]int, len(idx.entries))
 	for i, e := range idx.entries {
+		if !safeIndexPath(e.name) {
+			return nil, fmt.Errorf("reading %s: entry %q is not a path git would write (refused)", name, e.name)
+		}
 		if _, dup := idx.byName[e.name]; !dup {
 			idx.byName[e.name] = i
 		}
@@ -199,4 +202,19 @@ func (idx *gitIndex) prefixRange(dir string) (int, int) {
 		return !strings.HasPrefix(idx.entries[lo+i].name, p)
 	})
 	return lo, hi
+}
+
+// safeIndexPath reports whether name is a path git itself would put in an index (its verify_path): relative,
+// no empty, "." or ".." component and no ".git" component in any case. A crafted index could otherwise lead a
+// walk from the worktree's descriptor (fastStat) up and out of it.
+func safeIndexPath(name string) bool {
+	if name == "" || name[0] == '/' {
+		return false
+	}
+	for comp := range strings.SplitSeq(name, "/") {
+		if comp == "" || comp == "." || comp == ".." || strings.EqualFold(comp, ".git") {
+			return false
+		}
+	}
+	return true
 }
