@@ -12,9 +12,13 @@
 // # Performance
 //
 // Repositories stay open (KeepDescriptors) and are cached by git dir; the pack index is loaded in the background
-// on first open, or before the first call when the server calls [Repos.Warm] for its roots. Status, path-limited
-// log (on the commit-graph when there is one), diffs and patches are grove's own code rather than go-git's
-// porcelain, which is slow or wrong for them (see shared/GIT-PERFORMANCE.md).
+// on first open, or before the first call when the server calls [Repos.Warm] for its roots. Status, log (on the
+// commit-graph when there is one), blame (git's algorithm, with a port of xdiff for its line diffs), diffs and
+// patches are grove's own code rather than go-git's porcelain, which is slow or wrong for them (see
+// shared/GIT-PERFORMANCE.md). Per repository, decoded commits are cached by hash (commitcache.go), HEAD by the
+// stat data of the files it was read from (head.go), and a discovery by the stat data of every path it checked
+// (discovercache.go): a changed path means a full discovery, with all its checks, again. Status walks the
+// worktree once, on two goroutines per core, stat-ing tracked files through the directory it lists.
 package gittools
 
 import (
