@@ -108,6 +108,10 @@ func parseIndex(data []byte) (*gitIndex, error) {
 	}
 	n := int(binary.BigEndian.Uint32(data[8:]))
 	body := data[:len(data)-20]
+	// Every entry takes at least 64 bytes: a count the file cannot hold is a lie, not an allocation to make.
+	if n > len(body)/64 {
+		return nil, fmt.Errorf("index claims %d entries in %d bytes", n, len(data))
+	}
 	idx := &gitIndex{entries: make([]indexEntry, 0, n), cacheTree: map[string]plumbing.Hash{}}
 	off := 12
 	for range n {
@@ -148,6 +152,9 @@ func parseEntry(b []byte, off int) (indexEntry, int, error) {
 	}
 	e.name = string(b[p : p+end])
 	entryLen := (p + end - off + 8) &^ 7 // name, then 1-8 NULs to a multiple of 8
+	if off+entryLen > len(b) {
+		return indexEntry{}, 0, errors.New("truncated index entry")
+	}
 	return e, off + entryLen, nil
 }
 
