@@ -3,6 +3,9 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -51,4 +54,24 @@ func withCode(msg jsonrpc.Message) jsonrpc.Message {
 	coded := *resp
 	coded.Error = &jsonrpc.Error{Code: code, Message: resp.Error.Error()}
 	return &coded
+}
+
+// recoverPanics turns a panic in any method's handler into an internal error
+// for that request, logged with its stack, instead of the end of the process:
+// the SDK recovers nothing, and a repository's files (an index, a
+// commit-graph) are input grove does not control, parsed partly by libraries.
+// The client sees no details.
+func recoverPanics(log *slog.Logger) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					log.Error("handler panicked", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError,
+						Message: "internal error in " + method + ": grove hit a bug and logged it; the session goes on"}
+				}
+			}()
+			return next(ctx, method, req)
+		}
+	}
 }

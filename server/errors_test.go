@@ -1,12 +1,15 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestWithCode(t *testing.T) {
@@ -42,5 +45,33 @@ func TestWithCode(t *testing.T) {
 				t.Errorf("id %v, want %v", got.ID, id)
 			}
 		})
+	}
+}
+
+// A panicking handler costs its request an internal error, not the process.
+func TestRecoverPanics(t *testing.T) {
+	var logged strings.Builder
+	log := slog.New(slog.NewTextHandler(&logged, nil))
+	handler := recoverPanics(log)(func(context.Context, string, mcp.Request) (mcp.Result, error) {
+		var m map[string]int
+		m["boom"]++ // a nil map write: a runtime panic
+		return nil, nil
+	})
+	res, err := handler(context.Background(), "tools/call", nil)
+	var rpcErr *jsonrpc.Error
+	if res != nil || !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInternalError {
+		t.Fatalf("got %v, %v; want an internal error", res, err)
+	}
+	if strings.Contains(rpcErr.Message, "nil map") {
+		t.Errorf("the client sees the panic: %q", rpcErr.Message)
+	}
+	if !strings.Contains(logged.String(), "nil map") || !strings.Contains(logged.String(), "stack=") {
+		t.Errorf("the panic was not logged with its stack: %s", logged.String())
+	}
+	ok := recoverPanics(log)(func(context.Context, string, mcp.Request) (mcp.Result, error) {
+		return &mcp.CallToolResult{}, nil
+	})
+	if res, err := ok(context.Background(), "tools/call", nil); res == nil || err != nil {
+		t.Errorf("a handler that returns normally gave %v, %v", res, err)
 	}
 }

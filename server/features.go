@@ -40,7 +40,7 @@ func (s *Server) addFeatures() error {
 	s.files.Register(s.mcp)
 	s.repos.Register(s.mcp)
 	s.prompts.Register(s.mcp)
-	s.mcp.AddReceivingMiddleware(s.carry.results, localhostURIs, s.listResources, eraErrors, emptyText)
+	s.mcp.AddReceivingMiddleware(recoverPanics(s.logger), s.carry.results, localhostURIs, s.listResources, eraErrors, emptyText)
 	return s.startWatching()
 }
 
