@@ -126,7 +126,7 @@ func (r *Repos) cached(d found) (*repo, error) {
 		return nil, err
 	}
 	r.repos[d.gitDir] = rp
-	r.wg.Go(func() { rp.warm(r.stop) })
+	r.background("loading the pack index of "+d.worktree, func() { rp.warm(r.stop) })
 	return rp, nil
 }
 

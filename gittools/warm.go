@@ -1,6 +1,9 @@
 package gittools
 
 import (
+	"fmt"
+	"runtime/debug"
+
 	"github.com/grove-mcp/grove/roots"
 )
 
@@ -15,7 +18,21 @@ func (r *Repos) Warm(sc *roots.Scope, dir string) {
 	if r.closed || sc == nil || dir == "" {
 		return
 	}
-	r.wg.Go(func() { r.warmDir(sc, dir) })
+	r.background("warming "+dir, func() { r.warmDir(sc, dir) })
+}
+
+// background runs f on its own goroutine, waited for by Close. A panic in f (go-git parsing a crafted
+// repository's objects, say) is logged and ends f alone: on a goroutine of its own no handler's recovery
+// reaches it, and the process would end with it.
+func (r *Repos) background(what string, f func()) {
+	r.wg.Go(func() {
+		defer func() {
+			if p := recover(); p != nil {
+				r.log.Error("background work panicked", "work", what, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			}
+		}()
+		f()
+	})
 }
 
 // warmDir opens dir's repository; cached starts its warm-up when it opens it for the first time.
