@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -26,7 +27,10 @@ func TestNarrowLeavesSessionAlone(t *testing.T) {
 	tmp := setTmp(t)
 	set := ceilSet(t, tmp)
 	session := set.SetClient(clientRoots(tmp, "$TMP/ceil/proj"))
-	narrowed := set.Narrow(clientRoots(tmp, "$TMP/ceil/other", "$TMP/outside"))
+	narrowed, dropped := set.Narrow(clientRoots(tmp, "$TMP/ceil/other", "$TMP/outside"))
+	if len(dropped) != 1 || !strings.Contains(dropped[0], "outside") {
+		t.Errorf("Narrow dropped %q, want the root outside the ceiling", dropped)
+	}
 
 	wantNarrowed := []summary{{"$TMP/ceil/other", roots.Client, false}}
 	if diff := cmp.Diff(wantNarrowed, summarize(narrowed.Roots(), tmp)); diff != "" {
@@ -114,7 +118,7 @@ func TestConcurrentResolveAndSetClient(t *testing.T) {
 			if i%2 == 0 {
 				set.SetClient(clientRoots(tmp, choices[i%len(choices)]...))
 			} else {
-				set.Narrow(clientRoots(tmp, choices[i%len(choices)]...))
+				_, _ = set.Narrow(clientRoots(tmp, choices[i%len(choices)]...))
 			}
 		}
 	})

@@ -142,10 +142,11 @@ func (s *Set) Dropped() []string {
 }
 
 // Narrow returns the scope for one request whose client sent roots with it
-// (the modern protocol's per-request roots). The session is unchanged.
-func (s *Set) Narrow(client []ClientRoot) *Scope {
-	sc, _ := s.narrow(client)
-	return sc
+// (the modern protocol's per-request roots), and the client roots it
+// refused, and why, as [Set.Dropped] says them for the session. The session
+// is unchanged.
+func (s *Set) Narrow(client []ClientRoot) (*Scope, []string) {
+	return s.narrow(client)
 }
 
 // narrow applies the policy: without a ceiling, client roots are the scope
@@ -172,7 +173,7 @@ func (s *Set) narrow(client []ClientRoot) (*Scope, []string) {
 	return newScope(out), dropped
 }
 
-var errOutsideCeiling = errors.New("outside every --root directory")
+var errOutsideCeiling = errors.New("not inside any --root directory, or missing")
 
 // intersect returns the entries a client root grants within the ceiling.
 func (s *Set) intersect(c ClientRoot) ([]*entry, error) {
@@ -181,6 +182,11 @@ func (s *Set) intersect(c ClientRoot) ([]*entry, error) {
 		return nil, err
 	}
 	real, err := filepath.EvalSymlinks(path)
+	if err != nil && len(s.ceiling) > 0 {
+		// Not "does not exist": that, against "outside" for a path that
+		// exists, would tell the client what lies outside the ceiling.
+		return nil, errOutsideCeiling
+	}
 	if err != nil {
 		return nil, errors.New("does not exist")
 	}

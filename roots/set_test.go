@@ -96,14 +96,14 @@ func TestSetPolicy(t *testing.T) {
 		name:        "client outside every ceiling root is dropped",
 		ceiling:     []string{"$TMP/ceil"},
 		client:      []string{"$TMP/outside"},
-		wantDropped: []string{"outside every --root"},
+		wantDropped: []string{"not inside any --root directory, or missing"},
 		noReach:     []string{"$TMP/outside/o.txt", "$TMP/ceil/top.txt"},
 	}, {
 		name:        "only the outside client root is dropped",
 		ceiling:     []string{"$TMP/ceil"},
 		client:      []string{"$TMP/outside", "$TMP/ceil/other"},
 		want:        []summary{{"$TMP/ceil/other", roots.Client, false}},
-		wantDropped: []string{"outside every --root"},
+		wantDropped: []string{"not inside any --root directory, or missing"},
 		reach:       []string{"$TMP/ceil/other/c.txt"},
 		noReach:     []string{"$TMP/outside/o.txt", "$TMP/ceil/proj/a.txt"},
 	}, {
@@ -152,7 +152,7 @@ func TestSetPolicy(t *testing.T) {
 		name:        "client symlink pointing outside the ceiling is dropped",
 		ceiling:     []string{"$TMP/ceil"},
 		client:      []string{"$TMP/ceil/link-out"},
-		wantDropped: []string{"outside every --root"},
+		wantDropped: []string{"not inside any --root directory, or missing"},
 		noReach:     []string{"$TMP/outside/o.txt", "$TMP/ceil/link-out/o.txt"},
 	}, {
 		name:    "client symlink inside the ceiling becomes its target",
@@ -179,7 +179,7 @@ func TestSetPolicy(t *testing.T) {
 		name:        "client sibling of a single-file ceiling root is dropped",
 		ceiling:     []string{"$TMP/ceil/top.txt"},
 		client:      []string{"$TMP/ceil/proj"},
-		wantDropped: []string{"outside every --root"},
+		wantDropped: []string{"not inside any --root directory, or missing"},
 		noReach:     []string{"$TMP/ceil/proj/a.txt", "$TMP/ceil/top.txt"},
 	}, {
 		name:    "duplicate client roots appear once",
@@ -187,11 +187,19 @@ func TestSetPolicy(t *testing.T) {
 		client:  []string{"$TMP/ceil/proj", "$TMP/ceil/proj/", "$TMP/ceil/link-in"},
 		want:    []summary{{"$TMP/ceil/proj", roots.Client, false}},
 	}, {
+		// No existence oracle: a missing path outside the ceiling, and one
+		// behind an inside symlink that leads outside, read like an
+		// existing outside directory.
+		name:        "missing and existing outside roots read alike",
+		ceiling:     []string{"$TMP/ceil"},
+		client:      []string{"$TMP/outside", "$TMP/no-such-dir", "$TMP/ceil/link-out/no-such-file"},
+		wantDropped: []string{"not inside any --root directory, or missing", "not inside any --root directory, or missing", "not inside any --root directory, or missing"},
+	}, {
 		name:        "bad client roots are dropped",
 		ceiling:     []string{"$TMP/ceil"},
 		client:      []string{"$TMP/ceil/nope", "http://x/ceil", "file://evil/ceil", "$TMP/ceil/proj?x", "$TMP/ceil/proj"},
 		want:        []summary{{"$TMP/ceil/proj", roots.Client, false}},
-		wantDropped: []string{"does not exist", "only file://", "not this machine", "queries"},
+		wantDropped: []string{"not inside any --root directory, or missing", "only file://", "not this machine", "queries"},
 	}} {
 		t.Run(tt.name, func(t *testing.T) {
 			var ceiling []string

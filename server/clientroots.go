@@ -121,18 +121,26 @@ func clientRootList(rs []*mcp.Root) []roots.ClientRoot {
 //   - Other modern requests: the operator's roots.
 //   - Legacy: the session's roots.
 func (s *Server) Scope(req mcp.Request) (*roots.Scope, mcp.InputRequestMap) {
+	sc, ask, _ := s.requestScope(req)
+	return sc, ask
+}
+
+// requestScope is Scope, with the client roots refused for the request (or,
+// in the legacy era, for the session).
+func (s *Server) requestScope(req mcp.Request) (*roots.Scope, mcp.InputRequestMap, []string) {
 	responses, retryable, caps := requestRootsInfo(req)
 	if lr, ok := responses["roots"].(*mcp.ListRootsResult); ok {
-		return s.set.Narrow(clientRootList(lr.Roots)), nil
+		sc, dropped := s.set.Narrow(clientRootList(lr.Roots))
+		return sc, nil, dropped
 	}
 	if !isModern(req) {
 		s.client.wait(context.Background())
-		return s.set.Scope(), nil
+		return s.set.Scope(), nil, s.set.Dropped()
 	}
 	if retryable && caps != nil && caps.RootsV2 != nil {
-		return nil, mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}
+		return nil, mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}, nil
 	}
-	return s.set.Ceiling(), nil
+	return s.set.Ceiling(), nil, nil
 }
 
 // requestRootsInfo returns the input responses of a request that can carry

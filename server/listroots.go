@@ -44,11 +44,11 @@ func (s *Server) addListRoots() {
 }
 
 func (s *Server) listRoots(_ context.Context, req *mcp.CallToolRequest, _ ListRootsArgs) (*mcp.CallToolResult, ListRootsOut, error) {
-	sc, ask := s.Scope(req)
+	sc, ask, dropped := s.requestScope(req)
 	if ask != nil {
 		return &mcp.CallToolResult{InputRequests: ask, RequestState: scope.RequestState}, ListRootsOut{}, nil
 	}
-	out := ListRootsOut{Roots: []RootInfo{}, Ignored: s.set.Dropped()}
+	out := ListRootsOut{Roots: []RootInfo{}, Ignored: dropped}
 	for _, r := range sc.Roots() {
 		out.Roots = append(out.Roots, RootInfo{
 			URI: r.URI, Path: r.Path, Name: r.Name, Source: string(r.Source), File: r.File,

@@ -127,22 +127,31 @@ func TestClientRootsNeverWiden(t *testing.T) {
 			mkdirs(t, base, "proj/sub", "proj-evil", "other")
 			proj := filepath.Join(base, "proj")
 			for _, tt := range []struct {
-				name   string
-				client []string
-				want   []string
+				name    string
+				client  []string
+				want    []string
+				ignored []string // client roots list_roots reports refused
 			}{
-				{"inside narrows", []string{filepath.Join(proj, "sub")}, []string{filepath.Join(proj, "sub")}},
-				{"prefix sibling dropped", []string{filepath.Join(base, "proj-evil")}, nil},
-				{"outside dropped", []string{filepath.Join(base, "other")}, nil},
-				{"filesystem root is cut to the ceiling", []string{"/"}, []string{proj}},
-				{"parent is cut to the ceiling", []string{base}, []string{proj}},
-				{"mixed keeps only the inside", []string{filepath.Join(base, "other"), filepath.Join(proj, "sub")}, []string{filepath.Join(proj, "sub")}},
+				{"inside narrows", []string{filepath.Join(proj, "sub")}, []string{filepath.Join(proj, "sub")}, nil},
+				{"prefix sibling dropped", []string{filepath.Join(base, "proj-evil")}, nil, []string{filepath.Join(base, "proj-evil")}},
+				{"outside dropped", []string{filepath.Join(base, "other")}, nil, []string{filepath.Join(base, "other")}},
+				{"filesystem root is cut to the ceiling", []string{"/"}, []string{proj}, nil},
+				{"parent is cut to the ceiling", []string{base}, []string{proj}, nil},
+				{"mixed keeps only the inside", []string{filepath.Join(base, "other"), filepath.Join(proj, "sub")}, []string{filepath.Join(proj, "sub")}, []string{filepath.Join(base, "other")}},
 			} {
 				t.Run(tt.name, func(t *testing.T) {
 					cs, _, _ := connect(t, Config{Roots: []string{proj}}, era, tt.client...)
 					out := listRoots(t, cs)
 					if diff := cmp.Diff(tt.want, paths(out)); diff != "" {
 						t.Errorf("roots mismatch (-want +got):\n%s", diff)
+					}
+					if len(out.Ignored) != len(tt.ignored) {
+						t.Errorf("ignored %q, want the client roots %q", out.Ignored, tt.ignored)
+					}
+					for i, p := range tt.ignored {
+						if i < len(out.Ignored) && !strings.HasPrefix(out.Ignored[i], roots.URI(p)+" (") {
+							t.Errorf("ignored[%d] = %q, want %s with a reason", i, out.Ignored[i], roots.URI(p))
+						}
 					}
 					if len(tt.want) == 0 && out.Hint == "" {
 						t.Error("no roots, but no hint on how to fix it")
