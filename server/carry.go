@@ -65,8 +65,9 @@ var textBufs sync.Pool // of *[]byte
 const maxPooled = 4 << 20
 
 // results is middleware that carries the large texts and structured contents
-// of tool results, resource reads and prompts. It changes copies, never what
-// a handler returned.
+// of tool results, and the large texts of resource reads (prompts embed at
+// most 200 KiB and go as they are). It changes copies, never what a handler
+// returned.
 func (c *carrier) results(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
