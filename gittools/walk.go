@@ -19,7 +19,6 @@ type walker struct {
 	hidden   map[plumbing.Hash]bool           // uninteresting
 	memo     map[plumbing.Hash]*object.Commit // parents read by simplify, reused when queued
 	graph    *commitGraph                     // nil: decode every commit
-	partial  map[plumbing.Hash]bool           // commits known only from the graph (see full)
 	ranged   bool
 	visited  int
 	maxVisit int // 0: unbounded
@@ -27,7 +26,7 @@ type walker struct {
 
 func newWalker(rp *repo) *walker {
 	return &walker{rp: rp, queued: map[plumbing.Hash]bool{}, hidden: map[plumbing.Hash]bool{},
-		memo: map[plumbing.Hash]*object.Commit{}, partial: map[plumbing.Hash]bool{}}
+		memo: map[plumbing.Hash]*object.Commit{}}
 }
 
 // push queues c unless it already is; hide marks it (and so later its ancestors) uninteresting.
@@ -63,14 +62,13 @@ func (w *walker) pushHash(h plumbing.Hash, hide bool) error {
 }
 
 // commit reads a commit, or takes it from the memo. With a commit graph the result may be partial: only
-// Hash, TreeHash, ParentHashes and Committer.When are set until full is called.
+// Hash, TreeHash, ParentHashes and Committer.When are set (the log decodes only the commits it shows).
 func (w *walker) commit(h plumbing.Hash) (*object.Commit, error) {
 	if c, ok := w.memo[h]; ok {
 		return c, nil
 	}
 	if w.graph != nil {
 		if c, ok := w.graph.commit(h); ok {
-			w.partial[h] = true
 			w.memo[h] = c
 			return c, nil
 		}
@@ -80,14 +78,6 @@ func (w *walker) commit(h plumbing.Hash) (*object.Commit, error) {
 		w.memo[h] = c
 	}
 	return c, err
-}
-
-// full returns c with every field set, decoding it if the walk knows it only from the commit graph.
-func (w *walker) full(c *object.Commit) (*object.Commit, error) {
-	if !w.partial[c.Hash] {
-		return c, nil
-	}
-	return w.rp.git.CommitObject(c.Hash)
 }
 
 // next returns the next interesting commit, or nil at the end. Its parents are NOT queued: the caller
