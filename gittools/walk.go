@@ -12,16 +12,15 @@ import (
 // date, ties in insertion order (git's commit_list_insert_by_date). Commits reachable from an "uninteresting"
 // start (the a of a..b) are never returned.
 type walker struct {
-	rp       *repo
-	queue    byCommitTime[queued]
-	seq      int
-	queued   map[plumbing.Hash]bool
-	hidden   map[plumbing.Hash]bool           // uninteresting
-	memo     map[plumbing.Hash]*object.Commit // parents read by simplify, reused when queued
-	graph    *commitGraph                     // nil: decode every commit
-	ranged   bool
-	visited  int
-	maxVisit int // 0: unbounded
+	rp      *repo
+	queue   byCommitTime[queued]
+	seq     int
+	queued  map[plumbing.Hash]bool
+	hidden  map[plumbing.Hash]bool           // uninteresting
+	memo    map[plumbing.Hash]*object.Commit // parents read by simplify, reused when queued
+	graph   *commitGraph                     // nil: decode every commit
+	ranged  bool
+	visited int
 }
 
 func newWalker(rp *repo) *walker {

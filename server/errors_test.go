@@ -53,19 +53,17 @@ func TestRecoverPanics(t *testing.T) {
 	var logged strings.Builder
 	log := slog.New(slog.NewTextHandler(&logged, nil))
 	handler := recoverPanics(log)(func(context.Context, string, mcp.Request) (mcp.Result, error) {
-		var m map[string]int
-		m["boom"]++ // a nil map write: a runtime panic
-		return nil, nil
+		panic("kaboom in /secret/path")
 	})
 	res, err := handler(context.Background(), "tools/call", nil)
 	var rpcErr *jsonrpc.Error
 	if res != nil || !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInternalError {
 		t.Fatalf("got %v, %v; want an internal error", res, err)
 	}
-	if strings.Contains(rpcErr.Message, "nil map") {
+	if strings.Contains(rpcErr.Message, "kaboom") || strings.Contains(rpcErr.Message, "/secret") {
 		t.Errorf("the client sees the panic: %q", rpcErr.Message)
 	}
-	if !strings.Contains(logged.String(), "nil map") || !strings.Contains(logged.String(), "stack=") {
+	if !strings.Contains(logged.String(), "kaboom") || !strings.Contains(logged.String(), "stack=") {
 		t.Errorf("the panic was not logged with its stack: %s", logged.String())
 	}
 	ok := recoverPanics(log)(func(context.Context, string, mcp.Request) (mcp.Result, error) {

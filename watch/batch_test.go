@@ -55,7 +55,7 @@ func TestBatcher(t *testing.T) {
 				start := time.Now()
 				b := newBatcher(debounce, maxDelay)
 				for _, s := range tt.steps {
-					time.Sleep(start.Add(s.at).Sub(time.Now()))
+					time.Sleep(time.Until(start.Add(s.at)))
 					fire(b)
 					if s.path != "" {
 						b.pending.changed.add(s.path)

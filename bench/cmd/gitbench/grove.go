@@ -44,17 +44,6 @@ func (g *groveProc) call(_ context.Context, name string, args map[string]any) (*
 	return g.c.CallTool(name, args)
 }
 
-// resultText joins the text content of a result.
-func resultText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
-}
-
 // structured decodes the result's structuredContent into v.
 func structured(res *mcp.CallToolResult, v any) error {
 	if res.StructuredContent == nil {
