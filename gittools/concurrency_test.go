@@ -10,8 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/grove-mcp/grove/scope"
 )
 
 func TestConcurrentCalls(t *testing.T) {
@@ -100,23 +98,8 @@ func statusOf2(out StatusOut) []string {
 
 func TestToolsOverMCP(t *testing.T) {
 	f := historyFixture(t)
-	sc := scopeOf(t, f.dir)
-	r := New(Options{Scope: scope.Static(sc), ReadOnly: true})
-	defer r.Close()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "grove-test"}, nil)
-	r.Register(srv)
-	ct, st := mcp.NewInMemoryTransports()
 	ctx := testCtx(t)
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectTools(t, f.dir, nil)
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)

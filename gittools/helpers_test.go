@@ -139,3 +139,26 @@ func resultText(res *mcp.CallToolResult) string {
 	}
 	return b.String()
 }
+
+// connectTools serves the read-only git tools over dir on an in-memory MCP
+// transport and returns a client session (opts may be nil). Everything is
+// closed when the test ends.
+func connectTools(t testing.TB, dir string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	r := New(Options{Scope: scope.Static(scopeOf(t, dir)), ReadOnly: true})
+	t.Cleanup(func() { r.Close() })
+	srv := mcp.NewServer(&mcp.Implementation{Name: "grove-test"}, nil)
+	r.Register(srv)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(testCtx(t), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client"}, opts).Connect(testCtx(t), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/gittools/internal/gen"
-	"github.com/grove-mcp/grove/scope"
 )
 
 func TestLogSendsProgress(t *testing.T) {
@@ -21,31 +20,16 @@ func TestLogSendsProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := scopeOf(t, dir)
-	r := New(Options{Scope: scope.Static(sc), ReadOnly: true})
-	defer r.Close()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "grove-test"}, nil)
-	r.Register(srv)
-	ct, st := mcp.NewInMemoryTransports()
 	ctx := testCtx(t)
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
 	progress := make(chan float64, 100)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client"}, &mcp.ClientOptions{
+	cs := connectTools(t, dir, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
 			select {
 			case progress <- req.Params.Progress:
 			default:
 			}
 		},
-	}).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	})
 	params := &mcp.CallToolParams{Name: "git_log", Arguments: map[string]any{"path": info.RarePath}}
 	params.SetProgressToken("log-1")
 	res, err := cs.CallTool(ctx, params)
