@@ -27,6 +27,10 @@ const usage = `grove: an MCP server for your project files and Git history.
 Usage:
   grove [flags] [DIR ...]        serve MCP over stdio (DIRs are roots, like --root)
   grove doctor [flags] [DIR ...] report what a client would get, then exit
+  grove help                     print this help
+
+Flags and directories may come in any order; after "--" every argument is a
+directory. A directory named like a command needs a path: ./doctor.
 
 Flags:
 `
@@ -49,18 +53,16 @@ func main() {
 }
 
 func run(args []string) int {
-	doctor := len(args) > 0 && args[0] == "doctor"
-	if doctor {
-		args = args[1:]
-	}
 	cfg, opts, err := parseFlags(args)
 	if errors.Is(err, flag.ErrHelp) {
+		printUsage(os.Stdout)
 		return 0
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "grove: %v (see grove --help)\n", err)
 		return 2
 	}
+	doctor := opts.command == "doctor"
 	if opts.version {
 		fmt.Println("grove", cfg.Version)
 		return 0
@@ -103,14 +105,17 @@ Run "grove doctor --root DIR" to see what a client would get, or "grove --help".
 `
 
 type flagOpts struct {
+	command  string // "" (serve) or "doctor"
 	version  bool
 	logLevel string
 	logFile  string
 }
 
-func parseFlags(args []string) (server.Config, flagOpts, error) {
-	var cfg server.Config
-	var opts flagOpts
+// commands are the words that, as the first positional argument, name what
+// grove does instead of a root.
+var commands = map[string]bool{"doctor": true, "help": true}
+
+func newFlagSet(cfg *server.Config, opts *flagOpts) *flag.FlagSet {
 	fs := flag.NewFlagSet("grove", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Func("root", "a directory, file or file:// URI grove may use (repeatable); the ceiling for client roots", func(s string) error {
@@ -124,21 +129,60 @@ func parseFlags(args []string) (server.Config, flagOpts, error) {
 	fs.StringVar(&opts.logFile, "log-file", "", "append logs to this file instead of stderr")
 	fs.BoolVar(&opts.version, "version", false, "print the version and exit")
 	fs.Usage = func() {} // a bad flag gets one line from run, not the manual
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(os.Stdout, usage)
-			fs.SetOutput(os.Stdout)
-			fs.PrintDefaults()
-			fmt.Fprint(os.Stdout, examples)
+	return fs
+}
+
+// parseFlags reads flags, a command and directories in any order, as
+// "grove doctor /dir --read-only" and "grove --root X doctor" mean to a
+// person. The flag package stops at the first non-flag, so parsing resumes
+// after each positional argument. It returns flag.ErrHelp for -h, --help and
+// the help command.
+func parseFlags(args []string) (server.Config, flagOpts, error) {
+	var cfg server.Config
+	var opts flagOpts
+	fs := newFlagSet(&cfg, &opts)
+	var positional []string
+	first := false // positional[0] is a command word, given before any "--"
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return cfg, opts, err
 		}
-		return cfg, opts, err
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			positional = append(positional, rest...) // after "--", no more flags
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		if len(positional) == 0 && commands[rest[0]] {
+			first = true
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
 	}
-	cfg.Roots = append(cfg.Roots, fs.Args()...)
+	if first {
+		opts.command, positional = positional[0], positional[1:]
+	}
+	if opts.command == "help" {
+		return cfg, opts, flag.ErrHelp
+	}
+	cfg.Roots = append(cfg.Roots, positional...)
 	if cfg.MaxReadBytes <= 0 {
 		return cfg, opts, errors.New("--max-file-size must be positive")
 	}
 	cfg.Version = versionString()
 	return cfg, opts, nil
+}
+
+func printUsage(w io.Writer) {
+	var cfg server.Config
+	var opts flagOpts
+	fs := newFlagSet(&cfg, &opts)
+	fmt.Fprint(w, usage)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprint(w, examples)
 }
 
 func newLogger(level, file string) (*slog.Logger, func(), error) {
