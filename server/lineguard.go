@@ -90,6 +90,10 @@ func leadingID(head []byte) json.RawMessage {
 			return nil
 		}
 		if key == "id" {
+			// A number cut by the end of head may go on past it: 6 of 60.
+			if rest := bytes.TrimLeft(head[dec.InputOffset():], " \t\r\n"); len(rest) == 0 {
+				return nil
+			}
 			return usableID(value)
 		}
 	}
@@ -121,8 +125,11 @@ func errorLineData(id json.RawMessage, code int64, msg string, data json.RawMess
 	e := wireError{JSONRPC: "2.0", ID: id}
 	e.Error.Code, e.Error.Message, e.Error.Data = code, msg, data
 	b, err := json.Marshal(e)
-	if err != nil { // id or data not JSON: a bug of ours, still answered
-		return errorLine(nil, code, msg)
+	switch {
+	case err != nil && data != nil: // not JSON: a bug of ours, still answered
+		return errorLineData(id, code, msg, nil)
+	case err != nil:
+		return errorLine(json.RawMessage("null"), code, msg)
 	}
 	return b
 }

@@ -92,10 +92,11 @@ func all(checks ...paramCheck) paramCheck {
 	}
 }
 
-// optional applies check only when p has field.
+// optional applies check only when p has field, and not null: clients send
+// null for "none" too.
 func optional(field string, check paramCheck) paramCheck {
 	return func(p map[string]json.RawMessage) string {
-		if _, ok := p[field]; !ok {
+		if v, ok := p[field]; !ok || string(v) == "null" {
 			return ""
 		}
 		return check(p)

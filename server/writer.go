@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxErrorMessage bounds the message of an error answer. The SDK quotes a
@@ -81,14 +82,17 @@ func (c *wireConn) writeResponse(resp *jsonrpc.Response) error {
 // encodeResponse returns the answer to cl as the client will read it. One
 // that cannot be encoded becomes an internal error with the same id.
 func (c *wireConn) encodeResponse(resp *jsonrpc.Response, n int64, cl *call) []byte {
-	data, err := jsonrpc.EncodeMessage(boundedError(resp))
+	resp = boundedError(resp)
+	if cl.method == "subscriptions/listen" && bytes.Contains(resp.Result, subscriptionKey) {
+		cp := *resp
+		cp.Result = setField(resp.Result, []string{"_meta"}, mcp.MetaKeySubscriptionID, cl.raw)
+		resp = &cp
+	}
+	data, err := jsonrpc.EncodeMessage(resp)
 	if err != nil {
 		c.log.Error("an answer could not be encoded", "method", cl.method, "err", err)
 		return errorLine(cl.raw, jsonrpc.CodeInternalError,
 			"internal error: the answer could not be encoded; grove logged it and the session goes on")
-	}
-	if cl.method == "subscriptions/listen" && bytes.Contains(data, subscriptionKey) {
-		data = setField(data, []string{"result", "_meta"}, string(subscriptionKey[1:len(subscriptionKey)-1]), cl.raw)
 	}
 	return withClientID(data, n, cl.raw)
 }
@@ -113,7 +117,7 @@ func (c *wireConn) writeRequest(req *jsonrpc.Request) error {
 func (c *wireConn) clientIDs(req *jsonrpc.Request) *jsonrpc.Request {
 	params := req.Params
 	if bytes.Contains(params, subscriptionKey) {
-		key := string(subscriptionKey[1 : len(subscriptionKey)-1])
+		key := mcp.MetaKeySubscriptionID
 		if n, err := strconv.ParseInt(string(field(params, "_meta", key)), 10, 64); err == nil {
 			c.mu.Lock()
 			cl := c.calls[n]
