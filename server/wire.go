@@ -231,11 +231,23 @@ func (c *wireConn) register(id json.RawMessage, method string, params json.RawMe
 	key, _ := idKey(id)
 	cl := &call{raw: id, key: key, method: method, batch: b}
 	token := progressToken(params)
+	n := c.add(cl, token, b)
+	if token != nil {
+		quoted, _ := json.Marshal(cl.token)
+		params = setField(params, []string{"_meta"}, "progressToken", quoted)
+	}
+	return &jsonrpc.Request{ID: syntheticID(n), Method: method, Params: params}
+}
+
+// add registers cl, with its swapped progress token if the client's was
+// token, as a call of b (if any), and returns its synthetic id.
+func (c *wireConn) add(cl *call, token json.RawMessage, b *batch) int64 {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	c.last++
 	n := c.last
 	c.calls[n] = cl
-	c.byKey[key] = append(c.byKey[key], n)
+	c.byKey[cl.key] = append(c.byKey[cl.key], n)
 	if token != nil {
 		cl.token = tokenPrefix + strconv.FormatInt(n, 10)
 		c.tokens[cl.token] = token
@@ -243,12 +255,7 @@ func (c *wireConn) register(id json.RawMessage, method string, params json.RawMe
 	if b != nil {
 		b.pending++
 	}
-	c.mu.Unlock()
-	if token != nil {
-		quoted, _ := json.Marshal(cl.token)
-		params = setField(params, []string{"_meta"}, "progressToken", quoted)
-	}
-	return &jsonrpc.Request{ID: syntheticID(n), Method: method, Params: params}
+	return n
 }
 
 // forget removes the call n and returns it, or nil.

@@ -410,6 +410,12 @@ func TestWireUnencodable(t *testing.T) {
 	if got, want := h.line(), `{"jsonrpc":"2.0","id":"r","error":{"code":-32603,"message":"internal error: the answer could not be encoded; grove logged it and the session goes on"}}`; got != want {
 		t.Errorf("got %s\nwant %s", got, want)
 	}
+	h.send(`{"jsonrpc":"2.0","id":"typed-nil","method":"ping"}`)
+	req = h.read().(*jsonrpc.Request)
+	h.write(&jsonrpc.Response{ID: req.ID, Error: (*jsonrpc.Error)(nil)}) // encoding it panics
+	if got, want := h.line(), `{"jsonrpc":"2.0","id":"typed-nil","error":{"code":-32603,"message":"`+unencodable+`"}}`; got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
 	h.write(&jsonrpc.Request{Method: "notifications/message", Params: json.RawMessage(`{"data":"\x00"}`)})
 	h.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	h.answer(h.read(), `{}`)
@@ -514,3 +520,24 @@ func TestWireEOF(t *testing.T) {
 }
 
 func itoa(n int64) string { b, _ := json.Marshal(n); return string(b) }
+
+// A panic while reading one line costs that line an internal error; the
+// next line is read as ever.
+func TestWireLinePanic(t *testing.T) {
+	h := newConnHarness(t)
+	h.conn.mu.Lock()
+	h.conn.calls = nil // the next request's registration writes to a nil map
+	h.conn.mu.Unlock()
+	h.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	if got, want := h.line(), `{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error reading this message: grove logged it; the session goes on"}}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	h.conn.mu.Lock()
+	h.conn.calls = map[int64]*call{}
+	h.conn.mu.Unlock()
+	h.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	h.answer(h.read(), `{}`)
+	if got, want := h.line(), `{"jsonrpc":"2.0","id":2,"result":{}}`; got != want {
+		t.Errorf("after the panic: %s, want %s", got, want)
+	}
+}

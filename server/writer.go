@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -17,10 +18,23 @@ import (
 // a client back up to twice the 16 MiB it sent.
 const maxErrorMessage = 4 << 10
 
+// unencodable is the message of the error that replaces an answer grove
+// cannot encode.
+const unencodable = "internal error: the answer could not be encoded; grove logged it and the session goes on"
+
 // Write writes one of the SDK's messages. It fails only when stdout does:
 // any other failure costs one message, never the session (the SDK ends the
 // session on a failed write).
-func (c *wireConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+func (c *wireConn) Write(ctx context.Context, msg jsonrpc.Message) (err error) {
+	var perr error
+	defer func() {
+		var p *panics.Error
+		if errors.As(perr, &p) { // a bug of ours: the message is lost, not the session
+			c.log.Error("writing a message panicked", "panic", p.Value, "stack", string(p.Stack))
+			err = nil
+		}
+	}()
+	defer panics.Catch(&perr)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -80,8 +94,18 @@ func (c *wireConn) writeResponse(resp *jsonrpc.Response) error {
 }
 
 // encodeResponse returns the answer to cl as the client will read it. One
-// that cannot be encoded becomes an internal error with the same id.
-func (c *wireConn) encodeResponse(resp *jsonrpc.Response, n int64, cl *call) []byte {
+// that cannot be encoded (or whose encoding panics) becomes an internal
+// error with the same id.
+func (c *wireConn) encodeResponse(resp *jsonrpc.Response, n int64, cl *call) (line []byte) {
+	var perr error
+	defer func() {
+		var p *panics.Error
+		if errors.As(perr, &p) {
+			c.log.Error("encoding an answer panicked", "method", cl.method, "panic", p.Value, "stack", string(p.Stack))
+			line = errorLine(cl.raw, jsonrpc.CodeInternalError, unencodable)
+		}
+	}()
+	defer panics.Catch(&perr)
 	resp = boundedError(resp)
 	if cl.method == "subscriptions/listen" && bytes.Contains(resp.Result, subscriptionKey) {
 		cp := *resp
@@ -91,8 +115,7 @@ func (c *wireConn) encodeResponse(resp *jsonrpc.Response, n int64, cl *call) []b
 	data, err := jsonrpc.EncodeMessage(resp)
 	if err != nil {
 		c.log.Error("an answer could not be encoded", "method", cl.method, "err", err)
-		return errorLine(cl.raw, jsonrpc.CodeInternalError,
-			"internal error: the answer could not be encoded; grove logged it and the session goes on")
+		return errorLine(cl.raw, jsonrpc.CodeInternalError, unencodable)
 	}
 	return withClientID(data, n, cl.raw)
 }
