@@ -134,6 +134,9 @@ func errorLineData(id json.RawMessage, code int64, msg string, data json.RawMess
 	return b
 }
 
+// parseError is the answer to a line that is not JSON.
+func parseError() []byte { return errorLine(nil, jsonrpc.CodeParseError, "Parse error") }
+
 // invalidRequest is the answer to a message that is not a valid request.
 func invalidRequest(id json.RawMessage) []byte {
 	return errorLine(id, jsonrpc.CodeInvalidRequest, "Invalid Request")

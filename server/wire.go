@@ -114,7 +114,9 @@ func (c *wireConn) deliver(r readResult) error {
 }
 
 // readLoop reads stdin until it ends, and then reports the end to Read. A
-// panic ends the session with an error rather than the process.
+// panic ends the session with an error rather than the process. Once the
+// connection is closed it returns at its next line: a read of stdin cannot
+// be interrupted (the SDK's reader has the same limit).
 func (c *wireConn) readLoop(in io.Reader) {
 	var err error
 	defer func() { _ = c.deliver(readResult{err: err}) }()
@@ -157,11 +159,11 @@ func (c *wireConn) line(line []byte) (err error) {
 		}
 	}()
 	defer panics.Catch(&perr)
-	if !json.Valid(line) {
-		return c.out.writeLine(errorLine(nil, jsonrpc.CodeParseError, "Parse error"))
-	}
 	line = bytes.TrimSpace(line)
 	if line[0] == '[' {
+		if !json.Valid(line) {
+			return c.out.writeLine(parseError())
+		}
 		return c.batch(line)
 	}
 	msgs, answer := c.accept(line, nil)
@@ -181,7 +183,10 @@ func (c *wireConn) line(line []byte) (err error) {
 // A request is registered as a call of b.
 func (c *wireConn) accept(raw []byte, b *batch) (msgs []jsonrpc.Message, answer []byte) {
 	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil || m == nil {
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		if err != nil && !json.Valid(raw) { // the line is not JSON (elements of a batch are)
+			return nil, parseError()
+		}
 		return nil, invalidRequest(nil)
 	}
 	id, hasID := m["id"]
@@ -190,7 +195,7 @@ func (c *wireConn) accept(raw []byte, b *batch) (msgs []jsonrpc.Message, answer 
 		return nil, invalidRequest(usableID(id))
 	}
 	if rawMethod, ok := m["method"]; ok {
-		if json.Unmarshal(rawMethod, &method) != nil {
+		if !isString(rawMethod) || json.Unmarshal(rawMethod, &method) != nil {
 			return nil, invalidRequest(usableID(id))
 		}
 	} else if _, ok := m["result"]; ok {
