@@ -116,10 +116,14 @@ func progressToken(params json.RawMessage) json.RawMessage {
 			Token json.RawMessage `json:"progressToken"`
 		} `json:"_meta"`
 	}
-	if json.Unmarshal(params, &p) != nil || len(p.Meta.Token) == 0 || isString(p.Meta.Token) || keptByFloat(p.Meta.Token) {
+	if json.Unmarshal(params, &p) != nil {
 		return nil
 	}
-	return p.Meta.Token
+	t := p.Meta.Token
+	if len(t) == 0 || t[0] != '-' && (t[0] < '0' || t[0] > '9') || keptByFloat(t) {
+		return nil // not a number (null is no token), or one the SDK keeps
+	}
+	return t
 }
 
 // setField returns the JSON object data with field set to value inside the
