@@ -32,3 +32,21 @@ func TestIsInteger(t *testing.T) {
 		}
 	}
 }
+
+func TestWithClientID(t *testing.T) {
+	for _, tt := range []struct {
+		data string
+		n    int64
+		raw  string
+		want string
+	}{
+		{`{"jsonrpc":"2.0","id":3,"result":{}}`, 3, `9007199254740993`, `{"jsonrpc":"2.0","id":9007199254740993,"result":{}}`},
+		{`{"jsonrpc":"2.0","id":3}`, 3, `"a"`, `{"jsonrpc":"2.0","id":"a"}`},
+		{`{"jsonrpc":"2.0","id":31,"result":{}}`, 3, `"a"`, `{"id":"a","jsonrpc":"2.0","result":{}}`}, // not the prefix: the field is set
+		{`{"id":3,"jsonrpc":"2.0","result":{"x":"<"}}`, 3, `-5`, `{"id":-5,"jsonrpc":"2.0","result":{"x":"<"}}`},
+	} {
+		if got := string(withClientID([]byte(tt.data), tt.n, []byte(tt.raw))); got != tt.want {
+			t.Errorf("withClientID(%s, %d, %s) = %s, want %s", tt.data, tt.n, tt.raw, got, tt.want)
+		}
+	}
+}

@@ -16,7 +16,7 @@ import (
 // message, without an answer. JSON-RPC wants a parse error (-32700) or an
 // invalid request (-32600) for such a line, and the session to go on: a
 // client's bug must not cost the user their session. grove reads stdin
-// itself (see wire.go) and answers such lines here.
+// itself (wire.go); this file reads its lines and builds the error answers.
 
 const (
 	// maxLine bounds one inbound message, as the SDK's own reader does. A
