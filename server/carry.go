@@ -187,15 +187,13 @@ func (c *carrier) write(w io.Writer, p []byte) error {
 		_, err := w.Write(p)
 		return err
 	}
-	const tail = `\u0000"`
 	for {
-		i := bytes.Index(p, quotedPrefix)
-		end := i + len(quotedPrefix) + standInHex + len(tail)
-		if i < 0 || end > len(p) || string(p[end-len(tail):end]) != tail {
+		i, end, key := nextStandIn(p)
+		if i < 0 {
 			_, err := w.Write(p)
 			return err
 		}
-		h, ok := c.take(string(p[i+len(quotedPrefix) : end-len(tail)]))
+		h, ok := c.take(key)
 		if !ok {
 			h = heldJSON{json: p[i:end]}
 		}
@@ -206,6 +204,50 @@ func (c *carrier) write(w io.Writer, p []byte) error {
 		h.done()
 		if err != nil {
 			return err
+		}
+		p = p[end:]
+	}
+}
+
+// nextStandIn finds the first stand-in in the encoded message p: it spans
+// p[i:end] and key is its hex digits. i is -1 when p holds none.
+func nextStandIn(p []byte) (i, end int, key string) {
+	const tail = `\u0000"`
+	i = bytes.Index(p, quotedPrefix)
+	end = i + len(quotedPrefix) + standInHex + len(tail)
+	if i < 0 || end > len(p) || string(p[end-len(tail):end]) != tail {
+		return -1, 0, ""
+	}
+	return i, end, string(p[i+len(quotedPrefix) : end-len(tail)])
+}
+
+// heldSize returns the bytes of the values held for the stand-ins in p: what
+// writing p will add.
+func (c *carrier) heldSize(p []byte) int {
+	n := 0
+	for c.count.Load() > 0 {
+		i, end, key := nextStandIn(p)
+		if i < 0 {
+			break
+		}
+		c.mu.Lock()
+		n += len(c.held[key].json)
+		c.mu.Unlock()
+		p = p[end:]
+	}
+	return n
+}
+
+// release drops the values held for the stand-ins in p, an answer that will
+// not be written.
+func (c *carrier) release(p []byte) {
+	for c.count.Load() > 0 {
+		i, end, key := nextStandIn(p)
+		if i < 0 {
+			return
+		}
+		if h, ok := c.take(key); ok {
+			h.done()
 		}
 		p = p[end:]
 	}

@@ -13,8 +13,8 @@ package server
 //     wait for their response; responses in this section answer the server's
 //     own requests (roots/list), in the order the server sends them; a JSON
 //     string is written verbatim as one line (malformed input). A
-//     subscriptions/listen waits for its acknowledgement, and a
-//     notifications/cancelled of that stream for the stream's end;
+//     subscriptions/listen waits for its acknowledgement; a
+//     notifications/cancelled of that stream ends it without an answer;
 //   - server: every message the server wrote, normalised, and the string
 //     "the server closed the connection" where it hung up before the client
 //     was done (the client's remaining messages are not sent).

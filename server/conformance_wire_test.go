@@ -93,8 +93,8 @@ func (p *wirePeer) send(raw json.RawMessage) {
 				RequestID json.RawMessage `json:"requestId"`
 			} `json:"params"`
 		}
-		if json.Unmarshal(msg, &c) == nil && p.streams[string(c.Params.RequestID)] {
-			p.awaitResponse(c.Params.RequestID) // the end of the stream
+		if json.Unmarshal(msg, &c) == nil {
+			delete(p.streams, string(c.Params.RequestID)) // ended, and not answered: the request was cancelled
 		}
 	}
 }

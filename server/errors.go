@@ -1,11 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -16,12 +19,16 @@ import (
 // 2025-11-25) use for a missing resource; 2026-07-28 uses invalid params.
 const legacyResourceNotFound = -32002
 
-// eraErrors gives legacy clients the resource-not-found code of their era.
-// The SDK answers -32602 in both.
+// eraErrors gives legacy clients the resource-not-found code of their era
+// (the SDK answers -32602 in both), and every error data that is JSON.
 func eraErrors(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
-		if err == nil || isModern(req) || (method != "resources/read" && method != "resources/subscribe") {
+		if err == nil {
+			return res, nil
+		}
+		err = jsonData(err)
+		if isModern(req) || (method != "resources/read" && method != "resources/subscribe") {
 			return res, err
 		}
 		var rpcErr *jsonrpc.Error
@@ -32,6 +39,38 @@ func eraErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return res, err
 	}
+}
+
+// mcp.ResourceNotFoundError builds its data with fmt.Sprintf(`{"uri":%q}`),
+// and Go's quoting is not JSON's: a URI holding a control character
+// ("\x00", "\x1b", "\x7f") makes data no encoder takes, and the SDK ends
+// the session when it cannot write the answer. fsres, scope and the
+// subscription handler return it; the SDK does too when no template matches
+// a URI.
+
+// jsonData returns err with data that is JSON: a not-found error's data
+// rebuilt from the URI it quotes, any other data that is not JSON dropped.
+// Only an unwrapped *jsonrpc.Error sends its data.
+func jsonData(err error) error {
+	rpcErr, ok := err.(*jsonrpc.Error)
+	if !ok || rpcErr == nil || len(rpcErr.Data) == 0 || json.Valid(rpcErr.Data) {
+		return err
+	}
+	fixed := *rpcErr
+	fixed.Data = nil
+	if quoted, ok := bytes.CutPrefix(rpcErr.Data, []byte(`{"uri":`)); ok {
+		if uri, err := strconv.Unquote(string(bytes.TrimSuffix(quoted, []byte("}")))); err == nil {
+			fixed.Data = resourceData(uri)
+		}
+	}
+	return &fixed
+}
+
+func resourceData(uri string) json.RawMessage {
+	data, _ := json.Marshal(struct {
+		URI string `json:"uri"`
+	}{uri}) // a struct of one string always encodes
+	return data
 }
 
 // withCode gives an error answer without a JSON-RPC code one: the SDK sends

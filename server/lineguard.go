@@ -15,18 +15,17 @@ import (
 // The SDK ends a stdio session at the first line that is not a JSON-RPC
 // message, without an answer. JSON-RPC wants a parse error (-32700) or an
 // invalid request (-32600) for such a line, and the session to go on: a
-// client's bug must not cost the user their session.
+// client's bug must not cost the user their session. grove reads stdin
+// itself (wire.go); this file reads its lines and builds the error answers.
 
-// maxLine bounds one inbound message, as the SDK's own reader does.
-const maxLine = mcp.DefaultMaxLineLength
-
-// guardedStdio is the stdio transport behind a line guard. Its writer puts
-// the texts c holds into their answers, and arms c.
-func guardedStdio(in io.Reader, out io.Writer, c *carrier) mcp.Transport {
-	w := &lockedWriter{w: out, c: c}
-	c.armed.Store(true)
-	return &mcp.IOTransport{Reader: guardLines(in, w), Writer: w}
-}
+const (
+	// maxLine bounds one inbound message, as the SDK's own reader does. A
+	// longer line is answered "message too large" and skipped.
+	maxLine = mcp.DefaultMaxLineLength
+	// idScanBytes is how much of a too-long line is kept to find its id:
+	// clients write "id" before "params", where a large payload lives.
+	idScanBytes = 64 << 10
+)
 
 // lockedWriter keeps the guard's answers and the SDK's messages whole: each
 // is written under one lock, the carried texts swapped in.
@@ -45,48 +44,21 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (l *lockedWriter) Close() error { return nil }
-
-// guardLines returns a reader of the well-formed lines of in; it answers the
-// others on w itself.
-func guardLines(in io.Reader, w io.Writer) io.ReadCloser {
-	pr, pw := io.Pipe()
-	go func() {
-		pw.CloseWithError(copyLines(bufio.NewReaderSize(in, 64<<10), pw, w))
-	}()
-	return pr
+// writeLine writes one message and its newline.
+func (l *lockedWriter) writeLine(msg []byte) error {
+	_, err := l.Write(append(msg, '\n'))
+	return err
 }
 
-// copyLines copies good lines to dst and answers bad ones on errs, until the
-// input ends (nil) or a write fails.
-func copyLines(src *bufio.Reader, dst, errs io.Writer) error {
-	for {
-		line, tooLong, err := readLine(src)
-		if len(bytes.TrimSpace(line)) > 0 || tooLong {
-			if answer := check(line, tooLong); answer != nil {
-				if _, werr := errs.Write(answer); werr != nil {
-					return werr
-				}
-			} else if _, werr := dst.Write(append(line, '\n')); werr != nil {
-				return werr
-			}
-		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
-// readLine reads one line without its newline; past maxLine it discards the
-// rest of the line and reports it too long.
-func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+// readLine reads one line without its newline. Past maxLine it discards the
+// rest of the line, reports it too long, and returns the line's first
+// idScanBytes as head.
+func readLine(r *bufio.Reader) (line, head []byte, tooLong bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if !tooLong {
 			if len(line)+len(chunk) > maxLine {
+				head = append(line, chunk...)[:min(idScanBytes, len(line)+len(chunk))]
 				line, tooLong = nil, true
 			} else {
 				line = append(line, chunk...)
@@ -95,46 +67,35 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return bytes.TrimRight(line, "\r\n"), tooLong, err
+		return bytes.TrimRight(line, "\r\n"), head, tooLong, err
 	}
 }
 
-// check returns the error answer for a line that is not a JSON-RPC message
-// (or a batch of them), or nil for a good one.
-func check(line []byte, tooLong bool) []byte {
-	switch {
-	case tooLong:
-		return errorLine(nil, jsonrpc.CodeInvalidRequest, "message too large")
-	case !json.Valid(line):
-		return errorLine(nil, jsonrpc.CodeParseError, "Parse error")
-	}
-	msgs := []json.RawMessage{line}
-	if trimmed := bytes.TrimSpace(line); trimmed[0] == '[' {
-		var batch []json.RawMessage // fresh: decoding into msgs would overwrite line
-		if json.Unmarshal(trimmed, &batch) != nil || len(batch) == 0 {
-			return errorLine(nil, jsonrpc.CodeInvalidRequest, "Invalid Request")
-		}
-		msgs = batch
-	}
-	for _, m := range msgs {
-		if _, err := jsonrpc.DecodeMessage(m); err != nil {
-			return errorLine(requestID(m), jsonrpc.CodeInvalidRequest, "Invalid Request")
-		}
-	}
-	return nil
-}
-
-// requestID returns the id of a malformed request when it has a usable one.
-func requestID(m json.RawMessage) json.RawMessage {
-	var v struct {
-		ID json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(m, &v) != nil || len(v.ID) == 0 {
+// leadingID returns the id of the message whose first bytes are head, when
+// "id" is one of its top-level keys before head ends and its value is a
+// usable id. The work is bounded by len(head).
+func leadingID(head []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return nil
 	}
-	switch v.ID[0] {
-	case '"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return v.ID
+	for dec.More() {
+		tok, err := dec.Token()
+		key, ok := tok.(string)
+		if err != nil || !ok {
+			return nil
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil
+		}
+		if key == "id" {
+			// A number cut by the end of head may go on past it: 6 of 60.
+			if rest := bytes.TrimLeft(head[dec.InputOffset():], " \t\r\n"); len(rest) == 0 {
+				return nil
+			}
+			return usableID(value)
+		}
 	}
 	return nil
 }
@@ -144,17 +105,39 @@ type wireError struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
 	Error   struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data,omitempty"`
 	} `json:"error"`
 }
 
+// errorLine returns the error response with the given id (nil: null),
+// without a newline.
 func errorLine(id json.RawMessage, code int64, msg string) []byte {
+	return errorLineData(id, code, msg, nil)
+}
+
+// errorLineData is errorLine with data, which must be JSON.
+func errorLineData(id json.RawMessage, code int64, msg string, data json.RawMessage) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
 	e := wireError{JSONRPC: "2.0", ID: id}
-	e.Error.Code, e.Error.Message = code, msg
-	b, _ := json.Marshal(e)
-	return append(b, '\n')
+	e.Error.Code, e.Error.Message, e.Error.Data = code, msg, data
+	b, err := json.Marshal(e)
+	switch {
+	case err != nil && data != nil: // not JSON: a bug of ours, still answered
+		return errorLineData(id, code, msg, nil)
+	case err != nil:
+		return errorLine(json.RawMessage("null"), code, msg)
+	}
+	return b
+}
+
+// parseError is the answer to a line that is not JSON.
+func parseError() []byte { return errorLine(nil, jsonrpc.CodeParseError, "Parse error") }
+
+// invalidRequest is the answer to a message that is not a valid request.
+func invalidRequest(id json.RawMessage) []byte {
+	return errorLine(id, jsonrpc.CodeInvalidRequest, "Invalid Request")
 }

@@ -135,7 +135,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if cfg.Stdin == nil || cfg.Stdout == nil {
 		return errors.New("server.Run needs Config.Stdin and Config.Stdout")
 	}
-	err = s.mcp.Run(ctx, drainTransport{guardedStdio(cfg.Stdin, cfg.Stdout, s.carry)})
+	err = s.mcp.Run(ctx, drainTransport{guardedStdio(cfg.Stdin, cfg.Stdout, s.carry, s.logger.With("component", "stdio"))})
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}
