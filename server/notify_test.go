@@ -241,6 +241,9 @@ func TestRootsChangeMakesSubscriptionsDormant(t *testing.T) {
 	expectListChanged(t, ev)
 	expectLogged(t, ev, "subscription resumed", roots.URI(fa))
 	expectUpdated(t, ev, roots.URI(fa)) // it may have changed while dormant
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(fa)}); err != nil { // again: answered once a/ is watched
+		t.Fatal(err)
+	}
 	write(t, fa, "a3 after waking")
 	expectUpdated(t, ev, roots.URI(fa))
 }
