@@ -69,6 +69,32 @@ func write(t testing.TB, path, content string) {
 	}
 }
 
+// waitSubscribedTo waits until the server's subscriptions are to exactly
+// the files want: a modern client's Subscribe and Unsubscribe return before
+// the server has processed them. (The SDK records a subscription just after
+// grove does, microseconds before any change could be batched.)
+func waitSubscribedTo(t *testing.T, s *Server, want ...string) {
+	t.Helper()
+	slices.Sort(want)
+	deadline := time.Now().Add(waitLimit)
+	for {
+		s.notify.mu.Lock()
+		var got []string
+		for abs := range s.notify.subs {
+			got = append(got, abs)
+		}
+		s.notify.mu.Unlock()
+		slices.Sort(got)
+		if slices.Equal(got, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("subscribed to %v after %v, want %v", got, waitLimit, want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 func TestSubscriptionsNotifyOnlySubscribers(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
@@ -79,11 +105,12 @@ func TestSubscriptionsNotifyOnlySubscribers(t *testing.T) {
 			write(t, a, "a")
 			write(t, b, "b")
 			write(t, z, "z")
-			cs, _, ev, _ := connectWatching(t, Config{Roots: []string{dir}}, era)
+			cs, _, ev, s := connectWatching(t, Config{Roots: []string{dir}}, era)
 			ctx := context.Background()
 			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(a)}); err != nil {
 				t.Fatal(err)
 			}
+			waitSubscribedTo(t, s, a)
 
 			steps := []struct {
 				name   string
@@ -113,6 +140,7 @@ func TestSubscriptionsNotifyOnlySubscribers(t *testing.T) {
 			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(z)}); err != nil {
 				t.Fatal(err)
 			}
+			waitSubscribedTo(t, s, z)
 			write(t, a, "after unsubscribe")
 			write(t, z, "z2")
 			expectUpdated(t, ev, roots.URI(z), roots.URI(a), roots.URI(b))
@@ -240,7 +268,7 @@ func TestRootsChangeMakesSubscriptionsDormant(t *testing.T) {
 	setClientRoots(t, cs, client, []string{dirB}, dirA)
 	expectListChanged(t, ev)
 	expectLogged(t, ev, "subscription resumed", roots.URI(fa))
-	expectUpdated(t, ev, roots.URI(fa)) // it may have changed while dormant
+	expectUpdated(t, ev, roots.URI(fa))                                                 // it may have changed while dormant
 	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(fa)}); err != nil { // again: answered once a/ is watched
 		t.Fatal(err)
 	}
