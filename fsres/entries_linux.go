@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/grove-mcp/grove/internal/panics"
 	"golang.org/x/sys/unix"
 )
 
@@ -61,15 +62,25 @@ func readNames(ctx context.Context, dir *os.File, names []string, ignored func(s
 	var errHigh error
 	if parts > 1 {
 		mid /= 2
-		wg.Go(func() { errHigh = read(mid, len(names)) })
+		wg.Go(func() {
+			defer panics.Catch(&errHigh) // the ignore rules come from the tree: an error, not a half listing
+			errHigh = read(mid, len(names))
+		})
 	}
-	errLow := read(0, mid)
+	errLow := readCatching(read, 0, mid)
 	wg.Wait()
 	if err := cmp.Or(errLow, errHigh); err != nil {
 		return nil, 0, err
 	}
 	entries, nIgnored := mergeListing(all[:mid], all[mid:])
 	return entries, nIgnored, nil
+}
+
+// readCatching calls read(lo, hi) and returns its panic as an error, so that
+// the other goroutine is always waited for.
+func readCatching(read func(lo, hi int) error, lo, hi int) (err error) {
+	defer panics.Catch(&err)
+	return read(lo, hi)
 }
 
 // statNames fills out[i] from an lstat of names[i] in the directory whose

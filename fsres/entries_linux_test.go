@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -89,5 +90,40 @@ func BenchmarkReadNames(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// A panic while classifying either half of a listing (the ignore rules come
+// from the tree) is an error, never a listing with a half missing.
+func TestReadNamesPanic(t *testing.T) {
+	dir := entryDir(t)
+	for _, tt := range []struct {
+		name  string
+		parts int
+		boom  func(names []string) string // the name whose classification panics
+	}{
+		{"serial", 1, func(names []string) string { return names[0] }},
+		{"low half", 2, func(names []string) string { return names[0] }},
+		{"high half", 2, func(names []string) string { return names[len(names)-1] }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := os.Open(dir)
+			must(t, err)
+			defer f.Close()
+			names, err := f.Readdirnames(-1)
+			must(t, err)
+			slices.Sort(names)
+			boom := tt.boom(names)
+			ignored := func(name string, _ bool) bool {
+				if name == boom {
+					panic("crafted ignore rules")
+				}
+				return false
+			}
+			entries, _, err := readNames(context.Background(), f, names, ignored, tt.parts)
+			if err == nil || !strings.Contains(err.Error(), "internal error") {
+				t.Errorf("readNames: %d entries, err %v; want an internal error", len(entries), err)
+			}
+		})
 	}
 }

@@ -20,9 +20,10 @@
 //   - Reading a directory resource returns one text content with mimeType
 //     inode/directory: its non-ignored entries, one a line, directories first
 //     and with a trailing "/".
-//   - A missing resource and one outside the roots both get
-//     [mcp.ResourceNotFoundError]: -32602 in both protocol eras with go-sdk
-//     v1.8.0 (MCPGODEBUG=customresnotfounderrcode=1 restores the legacy -32002).
+//   - A missing resource and one outside the roots (a symlink out of them
+//     included) both get [ResourceNotFound]: -32602 in both protocol eras with
+//     go-sdk v1.8.0 (the server gives legacy sessions -32002). resources/read,
+//     subscribe and unsubscribe resolve a URI with [ResolveResource] alike.
 //     FIFOs, sockets and devices, and files above MaxReadBytes, get -32602 with
 //     a message saying why.
 //   - list_directory puts directories first, then files, each group sorted by

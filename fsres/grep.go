@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -113,28 +114,52 @@ func (f *Files) grepBase(sc *roots.Scope, p string) (roots.Loc, bool, error) {
 }
 
 // runGrep searches on grepWorkers goroutines while this one walks; results
-// are committed in walk order, so the answer is the same on every run.
+// are committed in walk order, so the answer is the same on every run. A
+// worker that panics ends the search with an error: the files it held would
+// otherwise be missing from an answer that looks whole.
 func (f *Files) runGrep(ctx context.Context, base roots.Loc, single bool, q *grepQuery) (GrepResult, string, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	col := newCollector(q, cancel)
 	jobs := make(chan grepJob, 64)
 	var wg sync.WaitGroup
-	for range grepWorkers {
+	workerErrs := make([]error, grepWorkers)
+	for i := range grepWorkers {
 		wg.Go(func() {
-			for j := range jobs {
-				col.add(j.idx, f.grepFile(ctx, j.loc, j.rel, q))
+			if err := f.grepWorker(ctx, jobs, col, q); err != nil {
+				workerErrs[i] = err
+				cancel()
 			}
 		})
 	}
-	walkErr := f.feedGrep(ctx, base, single, q, jobs)
-	close(jobs)
+	walkErr := func() error {
+		defer close(jobs) // even if the walk panics: the workers must end
+		return f.feedGrep(ctx, base, single, q, jobs)
+	}()
 	wg.Wait()
+	if err := errors.Join(workerErrs...); err != nil {
+		return GrepResult{}, "", err
+	}
 	res, text := col.result(base.Abs())
 	if walkErr != nil && !res.Cut { // when cut, we cancelled the walk ourselves
 		return GrepResult{}, "", walkErr
 	}
 	return res, text, nil
+}
+
+// testHookGrepFile, when set by a test, runs before each file is searched.
+var testHookGrepFile func(rel string)
+
+// grepWorker searches the files of jobs until there are no more.
+func (f *Files) grepWorker(ctx context.Context, jobs <-chan grepJob, col *collector, q *grepQuery) (err error) {
+	defer panics.Catch(&err)
+	for j := range jobs {
+		if testHookGrepFile != nil {
+			testHookGrepFile(j.rel)
+		}
+		col.add(j.idx, f.grepFile(ctx, j.loc, j.rel, q))
+	}
+	return nil
 }
 
 type grepJob struct {

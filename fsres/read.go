@@ -22,14 +22,17 @@ const maxDirLines = 5000
 // read serves resources/read for file:///{+path}.
 func (f *Files) read(ctx context.Context, req *mcp.ReadResourceRequest, sc *roots.Scope) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	loc, err := sc.Resolve(uri)
+	loc, exists, err := ResolveResource(sc, uri)
 	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri) // malformed, outside and missing read alike
+		return nil, err
+	}
+	if !exists {
+		return nil, ResourceNotFound(uri)
 	}
 	c, err := f.contents(ctx, loc)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, roots.ErrNotFound) || isEscapeErr(err):
-		return nil, mcp.ResourceNotFoundError(uri)
+		return nil, ResourceNotFound(uri)
 	case errors.Is(err, roots.ErrNotRegular):
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "not a regular file or directory: " + uri}
 	case errors.Is(err, errTooLarge):

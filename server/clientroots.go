@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,28 +29,61 @@ const modernVersion = "2026-07-28"
 type clientRoots struct {
 	set      *roots.Set
 	logger   *slog.Logger
-	onChange func(*roots.Scope) // called with the new session scope
+	onChange func(ctx context.Context, old, sc *roots.Scope) // called with the session scope before and after a change
 
-	mu      sync.Mutex    // guards the fields below
-	gen     int           // generation of the newest fetch
-	applied int           // generation of the set now in force
-	pending chan struct{} // closed when the newest fetch ends; nil when none ran
+	// applyMu orders roots changes and what follows from them (onChange,
+	// client log records), without holding up requests that read mu.
+	applyMu sync.Mutex
+
+	mu          sync.Mutex                  // guards the fields below
+	gen         int                         // generation of the newest fetch
+	applied     int                         // generation of the set now in force
+	pending     chan struct{}               // closed when the newest fetch ends; nil when none ran
+	initialized map[*mcp.ServerSession]bool // sessions that sent notifications/initialized
 }
 
 func newClientRoots(set *roots.Set, logger *slog.Logger) *clientRoots {
-	return &clientRoots{set: set, logger: logger.With("component", "roots")}
+	return &clientRoots{set: set, logger: logger.With("component", "roots"), initialized: make(map[*mcp.ServerSession]bool)}
 }
 
 func (c *clientRoots) install(opts *mcp.ServerOptions) {
-	opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) { c.refresh(req.Session) }
+	opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) {
+		c.markInitialized(req.Session)
+		c.refresh(req.Session)
+	}
 	opts.RootsListChangedHandler = func(_ context.Context, req *mcp.RootsListChangedRequest) { c.refresh(req.Session) }
 }
 
+// markInitialized records that ss sent notifications/initialized: from then
+// on grove may send it requests. (The SDK counts a session as initialized
+// from its initialize request, and keeps the notification to itself.)
+func (c *clientRoots) markInitialized(ss *mcp.ServerSession) {
+	c.mu.Lock()
+	c.initialized[ss] = true
+	c.mu.Unlock()
+	go func() {
+		defer panics.Log(c.logger, "forgetting a closed session")
+		ss.Wait()
+		c.mu.Lock()
+		delete(c.initialized, ss)
+		c.mu.Unlock()
+	}()
+}
+
+// mayRequest reports whether grove may send ss a request: not before its
+// notifications/initialized (the protocol says a server SHOULD NOT).
+func (c *clientRoots) mayRequest(ss *mcp.ServerSession) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.initialized[ss]
+}
+
 // refresh asks the client for its roots in the background. The SDK does not
-// check the client's capability for us, so we do.
+// check the client's capability for us, so we do; nor does it hold back a
+// roots/list_changed that comes before initialized, whose handler asks anyway.
 func (c *clientRoots) refresh(ss *mcp.ServerSession) {
 	p := ss.InitializeParams()
-	if p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil {
+	if p == nil || p.Capabilities == nil || p.Capabilities.RootsV2 == nil || !c.mayRequest(ss) {
 		return
 	}
 	done := make(chan struct{})
@@ -60,29 +94,42 @@ func (c *clientRoots) refresh(ss *mcp.ServerSession) {
 	c.mu.Unlock()
 	go func() {
 		defer close(done)
-		ctx, cancel := context.WithTimeout(context.Background(), rootsTimeout)
+		defer panics.Log(c.logger, "fetching the client's roots")
+		ctx, cancel := context.WithTimeout(withSession(context.Background(), ss), rootsTimeout)
 		defer cancel()
 		res, err := ss.ListRoots(ctx, nil)
 		if err != nil {
 			c.logger.Warn("roots/list failed; keeping the last good roots", "err", err)
 			return
 		}
-		c.apply(gen, res.Roots)
+		c.apply(ctx, gen, res.Roots)
 	}()
 }
 
-// apply installs the roots of fetch gen unless a newer fetch already did.
-func (c *clientRoots) apply(gen int, rs []*mcp.Root) {
+// apply installs the roots of fetch gen unless a newer fetch already did,
+// and tells the client which of its roots grove refused.
+func (c *clientRoots) apply(ctx context.Context, gen int, rs []*mcp.Root) {
+	c.applyMu.Lock()
+	defer c.applyMu.Unlock()
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if gen < c.applied {
+	stale := gen < c.applied
+	if !stale {
+		c.applied = gen
+	}
+	c.mu.Unlock()
+	if stale {
 		return
 	}
-	c.applied = gen
+	old := c.set.Scope()
 	sc := c.set.SetClient(clientRootList(rs))
-	c.logger.Info("client roots changed", "roots", len(sc.Roots()), "ignored", len(c.set.Dropped()))
+	dropped := c.set.Dropped()
+	c.logger.Info("client roots changed", "roots", len(sc.Roots()), "ignored", len(dropped))
+	for _, d := range dropped {
+		// d is the client's own URI and a reason that tells nothing of the disk.
+		c.logger.WarnContext(ctx, "client root ignored", clientAudience, "root", d)
+	}
 	if c.onChange != nil {
-		c.onChange(sc)
+		c.onChange(ctx, old, sc)
 	}
 }
 
@@ -137,10 +184,26 @@ func (s *Server) requestScope(req mcp.Request) (*roots.Scope, mcp.InputRequestMa
 		s.client.wait(context.Background())
 		return s.set.Scope(), nil, s.set.Dropped()
 	}
-	if retryable && caps != nil && caps.RootsV2 != nil {
+	if retryable && caps != nil && caps.RootsV2 != nil && s.mayAskRoots(req) {
 		return nil, mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}, nil
 	}
 	return s.set.Ceiling(), nil, nil
+}
+
+// mayAskRoots reports whether a modern request may ask for the client's
+// roots. The SDK answers the input request itself, with a roots/list request,
+// when the session began with a legacy initialize: before that session's
+// notifications/initialized, grove must not, and the ceiling answers.
+func (s *Server) mayAskRoots(req mcp.Request) bool {
+	ss, ok := req.GetSession().(*mcp.ServerSession)
+	if !ok {
+		return true
+	}
+	p := ss.InitializeParams()
+	if p == nil || p.ProtocolVersion >= modernVersion {
+		return true // the input request goes back to the client in the result
+	}
+	return s.client.mayRequest(ss)
 }
 
 // requestRootsInfo returns the input responses of a request that can carry

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 
 	"github.com/grove-mcp/grove/fsres"
@@ -9,6 +11,7 @@ import (
 	"github.com/grove-mcp/grove/prompts"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/watch"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -16,17 +19,35 @@ import (
 // server does; the handlers reach the features through s once they are built.
 func (s *Server) installFeatureOptions(opts *mcp.ServerOptions) {
 	opts.SubscribeHandler = func(_ context.Context, req *mcp.SubscribeRequest) error {
+		if req.Params == nil {
+			return fsres.ResourceNotFound("")
+		}
 		sc, _ := s.Scope(req)
-		if err := s.notify.subscribe(req.Session, sc, req.Params.URI); err != nil {
+		if err := s.notify.subscribe(req.Session, sc, req.Params.URI, isModern(req)); err != nil {
 			return err
 		}
 		s.watcher.wait() // answer once the file's directory is watched
 		return nil
 	}
 	opts.UnsubscribeHandler = func(_ context.Context, req *mcp.UnsubscribeRequest) error {
-		s.notify.unsubscribe(req.Session, req.Params.URI)
-		return nil
+		if req.Params == nil {
+			return fsres.ResourceNotFound("")
+		}
+		sc, _ := s.Scope(req)
+		return legacyNotFound(req, s.notify.unsubscribe(req.Session, sc, req.Params.URI))
 	}
+}
+
+// legacyNotFound gives a legacy unsubscribe the legacy resource-not-found
+// code, as eraErrors does for read and subscribe.
+func legacyNotFound(req mcp.Request, err error) error {
+	var rpcErr *jsonrpc.Error
+	if isModern(req) || !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || rpcErr.Message != "Resource not found" {
+		return err
+	}
+	legacy := *rpcErr
+	legacy.Code = legacyResourceNotFound
+	return &legacy
 }
 
 // addFeatures builds the feature packages and registers them.
@@ -41,6 +62,8 @@ func (s *Server) addFeatures() error {
 	s.repos.Register(s.mcp)
 	s.prompts.Register(s.mcp)
 	s.mcp.AddReceivingMiddleware(recoverPanics(s.logger), s.carry.results, localhostURIs, s.listResources, eraErrors, emptyText)
+	s.mcp.AddReceivingMiddleware(s.clientLog.middleware) // outermost: every handler's context names its session
+	s.mcp.AddSendingMiddleware(s.listSent.middleware)
 	return s.startWatching()
 }
 
@@ -100,6 +123,13 @@ func (s *Server) startWatching() error {
 		return err
 	}
 	n := newNotifier(s.mcp, w, s.logger.With("component", "notify"))
+	n.health = &watchHealth{logger: s.logger.With("component", "watch")}
+	n.scope = func(modern bool) *roots.Scope {
+		if modern {
+			return s.set.Ceiling()
+		}
+		return s.set.Scope()
+	}
 	n.listChanged = func() {
 		if s.anyInitialized() {
 			s.files.ListChanged(s.mcp)
@@ -116,23 +146,27 @@ func (s *Server) startWatching() error {
 	}
 	s.notify = n
 	s.watchStatus = n.status
-	s.watcher = newRootsWatcher(w, s.logger)
+	s.watcher = newRootsWatcher(w, n.health, s.logger.With("component", "watch"))
 	s.closer = append(s.closer, n.close, s.watcher.close) // the worker stops first
 	go n.run()
 	s.client.onChange = s.rootsChanged
-	s.rootsChanged(s.set.Scope())
+	s.rootsChanged(context.Background(), nil, s.set.Scope())
 	return nil
 }
 
 // rootsChanged re-scopes subscriptions to sc at once, and the watches and
 // repositories in the background: setting up a large tree's watches or a
 // repository's pack index must not delay start-up or the request that
-// changed the roots.
-func (s *Server) rootsChanged(sc *roots.Scope) {
-	s.notify.rescope(sc)
+// changed the roots. When the roots differ from old, so may the resources a
+// client lists: it is told with list_changed.
+func (s *Server) rootsChanged(ctx context.Context, old, sc *roots.Scope) {
+	s.notify.rescope(ctx, sc)
 	s.watcher.set(sc)
 	for _, r := range sc.Roots() {
 		s.repos.Warm(sc, r.Path) // load pack indexes now, not at the first tool call
+	}
+	if old != nil && !slices.Equal(old.Roots(), sc.Roots()) {
+		s.resourcesChanged()
 	}
 }
 

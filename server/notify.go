@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/watch"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,130 +18,54 @@ import (
 // notifier turns the watcher's batches into MCP notifications: updated to the
 // subscribers of a file (the SDK routes each to the sessions subscribed to
 // that URI, in both eras), and list_changed when files appear or go.
+//
+// Nothing it sends may tell of a change outside the roots: before a file's
+// update goes out, the file is resolved again, as a read would resolve it
+// now, and a file that has become a symlink out of the roots is silent. A
+// subscription outside the client's roots after a roots change is dormant:
+// kept, silent, and woken when the roots include it again.
 type notifier struct {
 	srv         *mcp.Server
 	w           *watch.Watcher
 	logger      *slog.Logger
+	health      *watchHealth
 	listChanged func()                // emits notifications/resources/list_changed
 	changed     func(dirs []string)   // caches under these directories are stale (.gitignore, listings)
 	gitChanged  func(worktree string) // a repository's index, HEAD or refs changed
-	done        chan struct{}
+	// scope returns the roots in force now for a subscription made by a
+	// legacy or a modern request.
+	scope func(modern bool) *roots.Scope
+	done  chan struct{}
 
-	mu   sync.Mutex                               // guards the fields below
-	subs map[string]map[string]int                // real path -> URI as the client sent it -> subscriptions
-	sess map[*mcp.ServerSession]map[string]string // session -> URI -> real path, to drop on disconnect
+	mu   sync.Mutex                                      // guards the fields below
+	subs map[string]map[string]int                       // real path -> URI as the client sent it -> sessions, dormant or not
+	sess map[*mcp.ServerSession]map[string]*subscription // session -> URI -> subscription, to drop on disconnect
 }
 
 func newNotifier(srv *mcp.Server, w *watch.Watcher, logger *slog.Logger) *notifier {
 	return &notifier{
-		srv: srv, w: w, logger: logger,
+		srv: srv, w: w, logger: logger, health: &watchHealth{logger: logger},
 		listChanged: func() {}, changed: func([]string) {}, gitChanged: func(string) {},
 		done: make(chan struct{}),
 		subs: make(map[string]map[string]int),
-		sess: make(map[*mcp.ServerSession]map[string]string),
+		sess: make(map[*mcp.ServerSession]map[string]*subscription),
 	}
-}
-
-// subscribe records a subscription to uri, which must lie inside sc.
-// Subscribing to a file that does not exist yet is allowed: its creation
-// is a change.
-func (n *notifier) subscribe(ss *mcp.ServerSession, sc *roots.Scope, uri string) error {
-	loc, err := sc.Resolve(uri)
-	if err != nil {
-		return mcp.ResourceNotFoundError(uri)
-	}
-	abs := loc.Abs()
-	n.mu.Lock()
-	if n.subs[abs] == nil {
-		n.subs[abs] = make(map[string]int)
-	}
-	n.subs[abs][uri]++
-	first := n.sess[ss] == nil
-	if first {
-		n.sess[ss] = make(map[string]string)
-	}
-	n.sess[ss][uri] = abs
-	n.mu.Unlock()
-	if first && ss != nil {
-		// The SDK forgets a departed session's subscriptions without telling us.
-		go func() {
-			ss.Wait()
-			n.dropSession(ss)
-		}()
-	}
-	n.updatePolled()
-	return nil
-}
-
-func (n *notifier) unsubscribe(ss *mcp.ServerSession, uri string) {
-	n.mu.Lock()
-	abs, ok := n.sess[ss][uri]
-	if ok {
-		delete(n.sess[ss], uri)
-		n.release(abs, uri)
-	}
-	n.mu.Unlock()
-	n.updatePolled()
-}
-
-// release drops one subscription of uri at abs; n.mu must be held.
-func (n *notifier) release(abs, uri string) {
-	if n.subs[abs][uri]--; n.subs[abs][uri] <= 0 {
-		delete(n.subs[abs], uri)
-	}
-	if len(n.subs[abs]) == 0 {
-		delete(n.subs, abs)
-	}
-}
-
-func (n *notifier) dropSession(ss *mcp.ServerSession) {
-	n.mu.Lock()
-	for uri, abs := range n.sess[ss] {
-		n.release(abs, uri)
-	}
-	delete(n.sess, ss)
-	n.mu.Unlock()
-	n.updatePolled()
-}
-
-// rescope drops the subscriptions that lie outside sc, after a roots change.
-func (n *notifier) rescope(sc *roots.Scope) {
-	n.mu.Lock()
-	for ss, uris := range n.sess {
-		for uri, abs := range uris {
-			if _, ok := sc.Locate(abs); !ok {
-				delete(uris, uri)
-				n.release(abs, uri)
-				n.logger.Debug("subscription dropped: outside the new roots", "uri", uri)
-			}
-		}
-		if len(uris) == 0 {
-			delete(n.sess, ss)
-		}
-	}
-	n.mu.Unlock()
-	n.updatePolled()
-}
-
-// updatePolled tells the watcher which files must be tracked even if the
-// kernel cannot watch their directories.
-func (n *notifier) updatePolled() {
-	n.mu.Lock()
-	files := make([]string, 0, len(n.subs))
-	for abs := range n.subs {
-		files = append(files, abs)
-	}
-	n.mu.Unlock()
-	slices.Sort(files)
-	n.w.SetPolled(files)
 }
 
 // run delivers batches until the watcher closes.
 func (n *notifier) run() {
 	defer close(n.done)
+	defer panics.Log(n.logger, "delivering change notifications")
 	for b := range n.w.Batches() {
-		n.deliver(b)
+		n.deliverSafely(b)
 	}
+}
+
+// deliverSafely delivers one batch; a panic costs that batch only.
+func (n *notifier) deliverSafely(b watch.Batch) {
+	defer panics.Log(n.logger, "delivering a batch of changes")
+	n.deliver(b)
+	n.health.check(n.w.Status())
 }
 
 func (n *notifier) deliver(b watch.Batch) {
@@ -151,46 +76,77 @@ func (n *notifier) deliver(b watch.Batch) {
 		n.changed(dirs)
 	}
 	for _, uri := range n.affected(b) {
-		if err := n.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
-			n.logger.Warn("resource updated notification failed", "uri", uri, "err", err)
-		}
+		n.notifyUpdated(uri)
 	}
-	if b.Rescan || len(b.Created) > 0 || len(b.Removed) > 0 {
+	if b.Rescan || n.anyVisible(b.Created) || n.anyVisible(b.Removed) {
 		n.listChanged()
 	}
 }
 
-// affected returns the subscribed URIs that a batch touches: the paths it
-// names, anything below a removed directory, and everything after a rescan.
+func (n *notifier) notifyUpdated(uri string) {
+	if err := n.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+		n.logger.Warn("resource updated notification failed", "uri", uri, "err", err)
+	}
+}
+
+// anyVisible reports whether a path of a batch's list lies inside the
+// session's roots as a read resolves it; a path reached through a symlink
+// out of the roots (as a polled file under a directory swapped for one can
+// be) tells nothing.
+func (n *notifier) anyVisible(paths []string) bool {
+	return slices.ContainsFunc(paths, func(p string) bool { return n.visible(p, false) })
+}
+
+// affected returns the subscribed URIs that a batch touches (the paths it
+// names, anything below a removed directory, and everything after a rescan)
+// and that are neither dormant nor resolved out of the roots now.
 func (n *notifier) affected(b watch.Batch) []string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	var uris []string
-	add := func(abs string) {
-		for uri := range n.subs[abs] {
-			uris = append(uris, uri)
-		}
+	type candidate struct {
+		abs    string
+		modern bool
 	}
-	if b.Rescan {
-		for abs := range n.subs {
-			add(abs)
-		}
-	}
+	touched := make(map[string]bool)
 	for _, list := range [][]string{b.Changed, b.Created, b.Removed} {
 		for _, p := range list {
-			add(p)
+			touched[p] = true
 		}
 	}
-	for _, dir := range b.Removed {
-		prefix := dir + string(filepath.Separator)
-		for abs := range n.subs {
-			if strings.HasPrefix(abs, prefix) {
-				add(abs)
+	n.mu.Lock()
+	cands := make(map[string][]candidate) // URI -> its live subscriptions
+	for _, uris := range n.sess {
+		for uri, sub := range uris {
+			if !sub.dormant && (b.Rescan || touched[sub.abs] || underAny(sub.abs, b.Removed)) {
+				cands[uri] = append(cands[uri], candidate{sub.abs, sub.modern})
 			}
 		}
 	}
+	n.mu.Unlock()
+	seen := make(map[candidate]bool)
+	var uris []string
+	for uri, cs := range cands {
+		if slices.ContainsFunc(cs, func(c candidate) bool {
+			ok, done := seen[c]
+			if !done {
+				ok = n.visible(c.abs, c.modern)
+				seen[c] = ok
+			}
+			return ok
+		}) {
+			uris = append(uris, uri)
+		}
+	}
 	slices.Sort(uris)
-	return slices.Compact(uris)
+	return uris
+}
+
+// underAny reports whether abs lies below one of dirs.
+func underAny(abs string, dirs []string) bool {
+	for _, dir := range dirs {
+		if strings.HasPrefix(abs, dir+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
 }
 
 // staleDirs returns the directories whose cached ignore rules a batch

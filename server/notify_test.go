@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,18 +17,22 @@ import (
 type events struct {
 	updated     chan string
 	listChanged chan struct{}
+	logged      chan *mcp.LoggingMessageParams
 }
 
 // connectWatching is connect with a client that records notifications.
 func connectWatching(t *testing.T, cfg Config, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, events, *Server) {
 	t.Helper()
-	ev := events{updated: make(chan string, 1000), listChanged: make(chan struct{}, 1000)}
+	ev := events{updated: make(chan string, 1000), listChanged: make(chan struct{}, 1000), logged: make(chan *mcp.LoggingMessageParams, 1000)}
 	cs, client, s := connectWith(t, cfg, era, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 			ev.updated <- req.Params.URI
 		},
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
 			ev.listChanged <- struct{}{}
+		},
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			ev.logged <- req.Params
 		},
 	}, clientRoots...)
 	return cs, client, ev, s
@@ -64,6 +69,32 @@ func write(t testing.TB, path, content string) {
 	}
 }
 
+// waitSubscribedTo waits until the server's subscriptions are to exactly
+// the files want: a modern client's Subscribe and Unsubscribe return before
+// the server has processed them. (The SDK records a subscription just after
+// grove does, microseconds before any change could be batched.)
+func waitSubscribedTo(t *testing.T, s *Server, want ...string) {
+	t.Helper()
+	slices.Sort(want)
+	deadline := time.Now().Add(waitLimit)
+	for {
+		s.notify.mu.Lock()
+		var got []string
+		for abs := range s.notify.subs {
+			got = append(got, abs)
+		}
+		s.notify.mu.Unlock()
+		slices.Sort(got)
+		if slices.Equal(got, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("subscribed to %v after %v, want %v", got, waitLimit, want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 func TestSubscriptionsNotifyOnlySubscribers(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
@@ -74,11 +105,12 @@ func TestSubscriptionsNotifyOnlySubscribers(t *testing.T) {
 			write(t, a, "a")
 			write(t, b, "b")
 			write(t, z, "z")
-			cs, _, ev, _ := connectWatching(t, Config{Roots: []string{dir}}, era)
+			cs, _, ev, s := connectWatching(t, Config{Roots: []string{dir}}, era)
 			ctx := context.Background()
 			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(a)}); err != nil {
 				t.Fatal(err)
 			}
+			waitSubscribedTo(t, s, a)
 
 			steps := []struct {
 				name   string
@@ -108,6 +140,7 @@ func TestSubscriptionsNotifyOnlySubscribers(t *testing.T) {
 			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(z)}); err != nil {
 				t.Fatal(err)
 			}
+			waitSubscribedTo(t, s, z)
 			write(t, a, "after unsubscribe")
 			write(t, z, "z2")
 			expectUpdated(t, ev, roots.URI(z), roots.URI(a), roots.URI(b))
@@ -195,34 +228,134 @@ func TestListChangedOnCreateAndDelete(t *testing.T) {
 	}
 }
 
-// A roots change re-scopes everything: subscriptions outside the new roots
-// are dropped, and files in the new roots are watched.
-func TestRootsChangeRescopesSubscriptions(t *testing.T) {
+// A roots change re-scopes everything: the client is told its resource list
+// changed; a subscription outside the new roots goes dormant (kept, silent,
+// logged for the client), and wakes, with an update, when the roots include
+// it again; files in the new roots are watched.
+func TestRootsChangeMakesSubscriptionsDormant(t *testing.T) {
 	base := realTemp(t)
 	mkdirs(t, base, "a", "b")
-	fa, fb := filepath.Join(base, "a", "f.txt"), filepath.Join(base, "b", "f.txt")
+	dirA, dirB := filepath.Join(base, "a"), filepath.Join(base, "b")
+	fa, fb := filepath.Join(dirA, "f.txt"), filepath.Join(dirB, "f.txt")
 	write(t, fa, "a")
 	write(t, fb, "b")
 
-	cs, client, ev, s := connectWatching(t, Config{Roots: []string{base}}, legacy, filepath.Join(base, "a"))
+	cs, client, ev, _ := connectWatching(t, Config{Roots: []string{base}}, legacy, dirA)
 	listRoots(t, cs) // waits for the client's roots
-	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(fa)}); err != nil {
+	ctx := context.Background()
+	if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(fb)}); err == nil {
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(fa)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(fb)}); err == nil {
 		t.Fatal("subscribed to a file outside the client's roots")
 	}
+	setClientRoots(t, cs, client, []string{dirA}, dirA) // the client has handled every notification before it
+	drainListChanged(ev)
 
-	client.AddRoots(&mcp.Root{URI: roots.URI(filepath.Join(base, "b"))})
-	client.RemoveRoots(roots.URI(filepath.Join(base, "a")))
-	listRoots(t, cs) // waits for the new roots
-	waitSubscribed(t, s, 0)
-	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(fb)}); err != nil {
+	setClientRoots(t, cs, client, []string{dirA}, dirB)
+	expectListChanged(t, ev)
+	expectLogged(t, ev, "subscription dormant", roots.URI(fa))
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(fb)}); err != nil {
 		t.Fatal(err)
 	}
-	write(t, fa, "a2")
+	write(t, fa, "a2") // dormant: no update, though fa sorts first
 	write(t, fb, "b2")
 	expectUpdated(t, ev, roots.URI(fb), roots.URI(fa))
+
+	setClientRoots(t, cs, client, []string{dirB}, dirA)
+	expectListChanged(t, ev)
+	expectLogged(t, ev, "subscription resumed", roots.URI(fa))
+	expectUpdated(t, ev, roots.URI(fa))                                                 // it may have changed while dormant
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(fa)}); err != nil { // again: answered once a/ is watched
+		t.Fatal(err)
+	}
+	write(t, fa, "a3 after waking")
+	expectUpdated(t, ev, roots.URI(fa))
+}
+
+// The same roots again change nothing a client lists: no list_changed. A
+// count is taken after a roots/list the client answered: the client handles
+// the notifications sent before it first.
+func TestSameRootsSendNoListChanged(t *testing.T) {
+	base := realTemp(t)
+	mkdirs(t, base, "a", "b")
+	dirA, dirB := filepath.Join(base, "a"), filepath.Join(base, "b")
+	cs, client, ev, _ := connectWatching(t, Config{Roots: []string{base}}, legacy, dirA)
+	listRoots(t, cs)
+	setClientRoots(t, cs, client, []string{dirA}, dirA) // announced again, unchanged
+	before := len(ev.listChanged)
+	setClientRoots(t, cs, client, []string{dirA}, dirA)
+	setClientRoots(t, cs, client, []string{dirA}, dirA)
+	if n := len(ev.listChanged); n != before {
+		t.Errorf("%d list_changed notifications for the same roots", n-before)
+	}
+	drainListChanged(ev)
+	setClientRoots(t, cs, client, []string{dirA}, dirB)
+	expectListChanged(t, ev)
+}
+
+// setClientRoots changes the client's roots from from to to (adding first,
+// so that the roots never fall back to the operator's while they change) and
+// waits until the server applied them: list_roots waits for the roots/list
+// in flight.
+func setClientRoots(t *testing.T, cs *mcp.ClientSession, client *mcp.Client, from []string, to ...string) {
+	t.Helper()
+	var add []*mcp.Root
+	for _, d := range to {
+		add = append(add, &mcp.Root{URI: roots.URI(d)})
+	}
+	client.AddRoots(add...)
+	var remove []string
+	for _, d := range from {
+		if !slices.Contains(to, d) {
+			remove = append(remove, roots.URI(d))
+		}
+	}
+	client.RemoveRoots(remove...)
+	want := slices.Sorted(slices.Values(to))
+	if got := paths(listRoots(t, cs)); !slices.Equal(got, want) {
+		t.Fatalf("roots %v, want %v", got, want)
+	}
+}
+
+func drainListChanged(ev events) {
+	for {
+		select {
+		case <-ev.listChanged:
+		default:
+			return
+		}
+	}
+}
+
+func expectListChanged(t *testing.T, ev events) {
+	t.Helper()
+	select {
+	case <-ev.listChanged:
+	case <-time.After(waitLimit):
+		t.Fatal("no list_changed")
+	}
+}
+
+// expectLogged waits for a client log record whose message starts with msg
+// and whose uri is uri.
+func expectLogged(t *testing.T, ev events, msg, uri string) {
+	t.Helper()
+	timeout := time.After(waitLimit)
+	for {
+		select {
+		case p := <-ev.logged:
+			data, _ := p.Data.(map[string]any)
+			if m, _ := data["msg"].(string); strings.HasPrefix(m, msg) && data["uri"] == uri {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("no %q record for %s within %v", msg, uri, waitLimit)
+		}
+	}
 }
 
 // list_changed waits for a session that finished its handshake.
@@ -268,4 +401,34 @@ func TestDegradedWatching(t *testing.T) {
 	}
 	write(t, deep, "changed size")
 	expectUpdated(t, ev, roots.URI(deep))
+}
+
+// No update tells of a change outside the roots: a subscribed file whose
+// directory is swapped for a symlink out of the roots is silent (here it is
+// polled, its directory being past the watch limit, and polling reaches
+// through the link).
+func TestNoUpdateThroughSymlinkOut(t *testing.T) {
+	base := realTemp(t)
+	mkdirs(t, base, "root/a", "root/d", "root/e", "outside")
+	root := filepath.Join(base, "root")
+	f, sentinel := filepath.Join(root, "d", "f.txt"), filepath.Join(root, "e", "s.txt")
+	write(t, f, "inside")
+	write(t, sentinel, "s")
+	write(t, filepath.Join(base, "outside", "f.txt"), "outside")
+	cs, _, ev, _ := connectWatching(t, Config{Roots: []string{root}, MaxWatches: 2}, legacy) // root and a/ watched
+	ctx := context.Background()
+	for _, p := range []string{f, sentinel} {
+		if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(p)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Rename(filepath.Join(root, "d"), filepath.Join(root, "d-old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "outside"), filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(base, "outside", "f.txt"), "changed outside, and longer")
+	write(t, sentinel, "sentinel changed") // polled too: d/f.txt sorts first in a batch
+	expectUpdated(t, ev, roots.URI(sentinel), roots.URI(f))
 }

@@ -58,6 +58,8 @@ type Server struct {
 	watcher *rootsWatcher
 
 	watchStatus func() string // non-empty when change notifications are degraded
+	clientLog   *clientLog    // forwards records marked for the client as notifications/message
+	listSent    sentSignal    // fires when a resources list_changed is written
 	carry       *carrier      // large texts, written around the SDK's encoder by Run's writer
 }
 
@@ -73,13 +75,16 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, logger: cfg.Logger, set: set, carry: &carrier{}}
-	s.client = newClientRoots(set, cfg.Logger)
+	clientLog := newClientLog()
+	logger := slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), clientLog)) // records for the client go to it too
+	s := &Server{cfg: cfg, logger: logger, set: set, carry: &carrier{}, clientLog: clientLog}
+	s.client = newClientRoots(set, logger)
 	s.mcp = mcp.NewServer(&mcp.Implementation{
 		Name:    "grove",
 		Title:   "grove: project files and Git history",
 		Version: cfg.Version,
 	}, s.options())
+	clientLog.attach(s.mcp)
 	if err := s.addFeatures(); err != nil {
 		s.Close()
 		return nil, err

@@ -2,9 +2,11 @@ package server
 
 import (
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/watch"
 )
@@ -15,6 +17,7 @@ import (
 type rootsWatcher struct {
 	w      *watch.Watcher
 	logger *slog.Logger
+	health *watchHealth
 	wake   chan struct{}
 	stop   chan struct{}
 	wg     sync.WaitGroup
@@ -28,8 +31,8 @@ type rootsWatcher struct {
 // roots in force: a tree too large to watch quickly still gets its answer.
 const settleTimeout = 10 * time.Second
 
-func newRootsWatcher(w *watch.Watcher, logger *slog.Logger) *rootsWatcher {
-	rw := &rootsWatcher{w: w, logger: logger, wake: make(chan struct{}, 1), stop: make(chan struct{}), settled: make(chan struct{})}
+func newRootsWatcher(w *watch.Watcher, health *watchHealth, logger *slog.Logger) *rootsWatcher {
+	rw := &rootsWatcher{w: w, logger: logger, health: health, wake: make(chan struct{}, 1), stop: make(chan struct{}), settled: make(chan struct{})}
 	close(rw.settled)
 	rw.wg.Go(rw.run)
 	return rw
@@ -51,6 +54,7 @@ func (rw *rootsWatcher) set(sc *roots.Scope) {
 }
 
 func (rw *rootsWatcher) run() {
+	defer panics.Log(rw.logger, "watching the roots")
 	for {
 		select {
 		case <-rw.stop:
@@ -61,15 +65,8 @@ func (rw *rootsWatcher) run() {
 		sc := rw.pending
 		rw.pending = nil
 		rw.mu.Unlock()
-		if sc == nil {
-			continue
-		}
-		var dirs []string
-		for _, r := range sc.Roots() {
-			dirs = append(dirs, r.Path)
-		}
-		if err := rw.w.SetRoots(dirs); err != nil {
-			rw.logger.Warn("some roots are not watched", "err", err)
+		if sc != nil {
+			rw.apply(sc)
 		}
 		rw.mu.Lock()
 		if rw.pending == nil {
@@ -77,6 +74,20 @@ func (rw *rootsWatcher) run() {
 		}
 		rw.mu.Unlock()
 	}
+}
+
+// apply watches the roots of sc; a panic (a crafted .gitignore met while
+// walking, a bug) costs this change only, and waiters are still released.
+func (rw *rootsWatcher) apply(sc *roots.Scope) {
+	defer panics.Log(rw.logger, "watching new roots")
+	var dirs []string
+	for _, r := range sc.Roots() {
+		dirs = append(dirs, r.Path)
+	}
+	if err := rw.w.SetRoots(dirs); err != nil {
+		rw.logger.Warn("some roots are not watched", "err", err)
+	}
+	rw.health.check(rw.w.Status())
 }
 
 // wait returns once the newest roots are watched, or after settleTimeout.
@@ -97,4 +108,32 @@ func (rw *rootsWatcher) close() error {
 	close(rw.stop)
 	rw.wg.Wait()
 	return nil
+}
+
+// watchHealth tells the client when watching degrades (the watch limit was
+// reached: changes in some directories go unreported) and when it recovers.
+type watchHealth struct {
+	logger *slog.Logger
+
+	mu       sync.Mutex // guards degraded
+	degraded bool
+}
+
+func (h *watchHealth) check(st watch.Status) {
+	h.mu.Lock()
+	was := h.degraded
+	h.degraded = st.Degraded
+	h.mu.Unlock()
+	switch {
+	case st.Degraded && !was && !strings.Contains(st.Reason, "limit"):
+		h.logger.Warn("file watching is degraded after an internal error; some changes may not be reported",
+			clientAudience, "watched_directories", st.Watches)
+	case st.Degraded && !was:
+		// Not st.Reason: it names a directory by its real path.
+		h.logger.Warn("watch limit reached: file watching is degraded; changes in the directories past the limit "+
+			"are not reported, except for subscribed files, which are polled", clientAudience,
+			"watched_directories", st.Watches, "system_limit", st.Limit)
+	case !st.Degraded && was:
+		h.logger.Info("file watching is no longer degraded", clientAudience, "watched_directories", st.Watches)
+	}
 }

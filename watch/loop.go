@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/grove-mcp/grove/internal/panics"
 )
 
 // maxInbox bounds the events held for run (about 100 bytes each). Past it, events are dropped and
@@ -107,7 +108,7 @@ func (w *Watcher) run() {
 			return
 		case <-w.wake:
 			n := b.pending.size()
-			w.process(&b.pending)
+			w.safely("applying file events", func() { w.process(&b.pending) })
 			if b.pending.size() != n {
 				b.touched(time.Now())
 			}
@@ -117,12 +118,31 @@ func (w *Watcher) run() {
 			b.delivered()
 		case <-poll.C:
 			n := b.pending.size()
-			w.poll(&b.pending)
+			w.safely("polling files", func() { w.poll(&b.pending) })
 			if b.pending.size() != n {
 				b.touched(time.Now())
 			}
 		}
 	}
+}
+
+// safely runs one step of run. A panic in it (a bug, or the Ignore callback
+// failing on a crafted .gitignore) is logged and degrades the Watcher, whose
+// Status says so, instead of ending change notifications or the process.
+// The step's events are lost; no rescan is started, since a step that
+// panics on the tree would panic again.
+func (w *Watcher) safely(work string, step func()) {
+	done := false
+	defer func() {
+		if !done {
+			w.mu.Lock()
+			w.degrade("internal error while " + work + " (logged); some changes may be missed")
+			w.mu.Unlock()
+		}
+	}()
+	defer panics.Log(w.log, work)
+	step()
+	done = true
 }
 
 // process applies what drain collected.

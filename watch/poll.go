@@ -28,7 +28,7 @@ func (w *Watcher) SetPolled(files []string) {
 			next[f] = st
 			continue
 		}
-		next[f] = &fileState{info: lstat(f)}
+		next[f] = &fileState{info: w.lstat(f)}
 	}
 	w.polled = next
 }
@@ -42,7 +42,7 @@ func (w *Watcher) poll(c *changes) {
 			st.stale = true
 			continue
 		}
-		now := lstat(f)
+		now := w.lstat(f)
 		if !st.stale {
 			compare(f, st.info, now, c)
 		}
@@ -70,10 +70,28 @@ func compare(f string, was, now fs.FileInfo, c *changes) {
 	}
 }
 
-func lstat(f string) fs.FileInfo {
-	fi, err := os.Lstat(f)
+// lstat describes the polled file f, or returns nil when it is missing or its
+// directory is reached through a symlink out of the roots: polling must not
+// describe, and so report changes of, a file outside them. w.mu must be held.
+func (w *Watcher) lstat(f string) fs.FileInfo {
+	dir, err := filepath.EvalSymlinks(filepath.Dir(f))
+	if err != nil || !w.inRoots(dir) {
+		return nil
+	}
+	fi, err := os.Lstat(filepath.Join(dir, filepath.Base(f)))
 	if err != nil {
 		return nil
 	}
 	return fi
+}
+
+// inRoots reports whether the real directory dir may hold watched files: it
+// lies in a directory root, or holds a single-file root. w.mu must be held.
+func (w *Watcher) inRoots(dir string) bool {
+	for r, isFile := range w.roots {
+		if isFile && dir == filepath.Dir(r) || !isFile && within(dir, r) {
+			return true
+		}
+	}
+	return false
 }

@@ -54,6 +54,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/grove-mcp/grove/internal/panics"
 )
 
 const (
@@ -157,8 +158,14 @@ func New(opts Options) (*Watcher, error) {
 		dirs:   make(map[string]*dirWatch),
 		polled: make(map[string]*fileState),
 	}
-	w.wg.Go(w.drain)
-	w.wg.Go(w.run)
+	w.wg.Go(func() {
+		defer panics.Log(w.log, "draining file events")
+		w.drain()
+	})
+	w.wg.Go(func() {
+		defer panics.Log(w.log, "batching file events")
+		w.run()
+	})
 	return w, nil
 }
 
