@@ -1,0 +1,369 @@
+package hostile
+
+import (
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// legacyOn returns a session opener for a legacy client on root.
+func legacyOn(root string) func(t *testing.T) *session {
+	return func(t *testing.T) *session { return legacy(t, root) }
+}
+
+// fileRoot is a root holding a.txt.
+func fileRoot(t *testing.T) string {
+	t.Helper()
+	root := tempRoot(t)
+	writeFiles(t, root, map[string]string{"a.txt": "alpha\n"})
+	return root
+}
+
+// Issue 11 item 1: a control character in a resource URI once made grove
+// write an error that is not JSON, and die. Contract P1: the not-found error
+// (-32002 in a legacy session) with the request's id, as a valid line.
+func TestControlCharactersInResourceURIs(t *testing.T) {
+	t.Parallel()
+	root := fileRoot(t)
+	base := fileURI(root) + "/a.txt"
+	var cases []exchange
+	for _, method := range []string{"resources/read", "resources/subscribe", "resources/unsubscribe"} {
+		for i, suffix := range []string{
+			`\u0000/x`, `\u0000`, `\u0001`, `\u001b[31m`, `\u007f`, `\u0008\u000c\n\r\t`,
+			`%00`, `%00/x`, `%1b`, `\u2028\u2029`, `\ud800`, "\xff\xfe", `\"}`,
+		} {
+			id := strconv.Itoa(100 + i)
+			cases = append(cases, exchange{
+				name:      method + "/" + strconv.Quote(suffix),
+				line:      requestLine(id, method, `{"uri":"`+base+suffix+`"}`),
+				wantIDs:   []string{id},
+				wantCodes: []int{-32002},
+				check:     checkURIData(`"` + base + suffix + `"`),
+			})
+		}
+	}
+	runExchanges(t, legacyOn(root), cases)
+}
+
+// checkURIData checks that an error's data, if it names a uri, names the
+// one sent (given as a JSON string literal, decoded the same way).
+func checkURIData(sent string) func(t *testing.T, m *message) {
+	return func(t *testing.T, m *message) {
+		t.Helper()
+		if m.Error == nil || len(m.Error.Data) == 0 {
+			return
+		}
+		var data struct {
+			URI *string `json:"uri"`
+		}
+		if err := json.Unmarshal(m.Error.Data, &data); err != nil {
+			t.Errorf("error data %s is not an object: %v", m.Error.Data, err)
+			return
+		}
+		var want string
+		if json.Unmarshal([]byte(sent), &want) != nil || data.URI == nil {
+			return
+		}
+		if *data.URI != want {
+			t.Errorf("error data uri %q, want the uri sent, %q", *data.URI, want)
+		}
+	}
+}
+
+// Issue 11 item 1, same class: every other place a client string comes back
+// in an answer (tool errors, prompt errors, completions, method names) gets
+// a valid line with the request's id.
+func TestControlCharactersElsewhere(t *testing.T) {
+	t.Parallel()
+	root := fileRoot(t)
+	bad := `a.txt\u0000\u0001\u001b\u007f%00`
+	var cases []exchange
+	add := func(name, line string, codes ...int) {
+		id := strconv.Itoa(200 + len(cases))
+		line = strings.Replace(line, "ID", id, 1)
+		cases = append(cases, exchange{name: name, line: line, wantIDs: []string{id}, wantCodes: codes})
+	}
+	anyError := []int{-32602, -32002, -32603, -32600}
+	add("read_file", `{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"`+bad+`"}}}`)
+	add("file_info", `{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"file_info","arguments":{"path":"`+bad+`"}}}`)
+	add("read_files", `{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"read_files","arguments":{"paths":["`+bad+`","\u0000"]}}}`)
+	add("grep", `{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"grep","arguments":{"pattern":"\u0000(","glob":"\u0000"}}}`)
+	add("search_files", `{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"search_files","arguments":{"path":".","pattern":"\u0000[\u001b"}}}`)
+	add("git_show", `{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"git_show","arguments":{"revision":"`+bad+`"}}}`)
+	add("tool name", `{"jsonrpc":"2.0","id":ID,"method":"tools/call","params":{"name":"`+bad+`","arguments":{}}}`, anyError...)
+	add("prompt path", `{"jsonrpc":"2.0","id":ID,"method":"prompts/get","params":{"name":"review_file","arguments":{"path":"`+bad+`"}}}`, anyError...)
+	add("prompt name", `{"jsonrpc":"2.0","id":ID,"method":"prompts/get","params":{"name":"`+bad+`"}}`, anyError...)
+	add("completion", `{"jsonrpc":"2.0","id":ID,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"file:///{+path}"},"argument":{"name":"path","value":"`+bad+`"}}}`)
+	add("method name", `{"jsonrpc":"2.0","id":ID,"method":"`+bad+`"}`, -32601)
+	add("setLevel", `{"jsonrpc":"2.0","id":ID,"method":"logging/setLevel","params":{"level":"`+bad+`"}}`, -32602)
+	runExchanges(t, legacyOn(root), cases)
+}
+
+// Issue 11 item 2 and contract P2: batches are JSON-RPC 2.0 under
+// 2025-03-26 (notifications unanswered, the answers as one array line) and
+// an invalid request (-32600, id null) from 2025-06-18 on; an empty batch is
+// invalid in every era. The session always goes on.
+func TestBatches(t *testing.T) {
+	t.Parallel()
+	const (
+		note1 = `{"jsonrpc":"2.0","method":"notifications/x"}`
+		note2 = `{"jsonrpc":"2.0","method":"notifications/y"}`
+	)
+	ping1, ping2 := pingLine(`"b1"`), pingLine(`"b2"`)
+	cases := []struct {
+		name  string
+		batch string
+		want  []string // the ids answered in the array under 2025-03-26; nil: no line at all
+	}{
+		{"two notifications", "[" + note1 + "," + note2 + "]", nil},
+		{"ping and notification", "[" + ping1 + "," + note1 + "]", []string{`"b1"`}},
+		{"notification and ping", "[" + note1 + "," + ping1 + "]", []string{`"b1"`}},
+		{"two pings", "[" + ping1 + "," + ping2 + "]", []string{`"b1"`, `"b2"`}},
+		{"one ping", "[" + ping1 + "]", []string{`"b1"`}},
+	}
+	root := fileRoot(t)
+	for _, version := range []string{batchVersion, "2025-06-18", legacyVersion} {
+		var exchanges []exchange
+		for _, tt := range cases {
+			e := exchange{name: tt.name, line: tt.batch, wantIDs: []string{"null"}, wantCodes: []int{-32600}}
+			if version == batchVersion {
+				e = exchange{name: tt.name, line: tt.batch, noAnswer: tt.want == nil, batchIDs: tt.want}
+			}
+			exchanges = append(exchanges, e)
+		}
+		exchanges = append(exchanges, exchange{name: "empty", line: "[]", wantIDs: []string{"null"}, wantCodes: []int{-32600}})
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			runExchanges(t, func(t *testing.T) *session {
+				s := start(t, "--root", root)
+				if v := s.initialize(version, "{}"); v != version {
+					t.Fatalf("negotiated %q, want %q", v, version)
+				}
+				return s
+			}, exchanges)
+		})
+	}
+	t.Run("before initialize", func(t *testing.T) {
+		t.Parallel()
+		s := start(t, "--root", root)
+		s.send("[" + ping1 + "]")
+		checkInvalidRequest(t, s.nextResponse(time.Now().Add(callTimeout), "answer to the batch"))
+		if v := s.initialize(legacyVersion, "{}"); v != legacyVersion {
+			t.Errorf("negotiated %q after the batch, want %q", v, legacyVersion)
+		}
+		s.ping()
+	})
+	t.Run("modern", func(t *testing.T) {
+		t.Parallel()
+		s := start(t, "--root", root)
+		s.send("[" + requestLine(`"m1"`, "server/discover", modernMeta) + "]")
+		checkInvalidRequest(t, s.nextResponse(time.Now().Add(callTimeout), "answer to the batch"))
+		m := s.await(s.request("server/discover", json.RawMessage(modernMeta)), pingTimeout)
+		if m.Error != nil {
+			t.Errorf("server/discover after the batch: %.300s", m.Raw)
+		}
+	})
+}
+
+// modernMeta is the params of a modern request without arguments.
+const modernMeta = `{"_meta":{"io.modelcontextprotocol/protocolVersion":"` + modernVersion + `",` +
+	`"io.modelcontextprotocol/clientInfo":{"name":"hostile","version":"0"},` +
+	`"io.modelcontextprotocol/clientCapabilities":{}}}`
+
+func checkInvalidRequest(t *testing.T, m *message) {
+	t.Helper()
+	if m.Batch != nil || string(m.ID) != "null" || m.Error == nil || m.Error.Code != -32600 {
+		t.Errorf("answered %.300s, want one -32600 error with id null", m.Raw)
+	}
+}
+
+func checkBatchAnswer(t *testing.T, m *message, ids []string) {
+	t.Helper()
+	if m.Batch == nil {
+		t.Fatalf("answered %.300s, want one array line answering %v", m.Raw, ids)
+	}
+	var got []string
+	for _, e := range m.Batch {
+		got = append(got, string(e.ID))
+		if e.Error != nil || string(e.Result) != "{}" {
+			t.Errorf("batch answer %s, want an empty result", e.Raw)
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, ids) {
+		t.Errorf("batch answered ids %v, want %v", got, ids)
+	}
+}
+
+// Issue 11 item 3 and contract P3: null and non-integer ids are invalid
+// requests (answered with id null); integer ids of any size come back
+// exactly as sent.
+func TestIDs(t *testing.T) {
+	t.Parallel()
+	var cases []exchange
+	for _, id := range []string{"null", "1.5", "1e3", "1E3", "1.0", "-0.5", "2e-1", "true", "{}", "[]", "[1]"} {
+		cases = append(cases, exchange{name: "invalid " + id, line: pingLine(id), wantIDs: []string{"null"}, wantCodes: []int{-32600}})
+	}
+	for _, id := range []string{
+		"9007199254740993", "-5", "0", "-0", "123456789012345678901234567890",
+		"9223372036854775807", "9223372036854775808", "-9223372036854775809", "18446744073709551616",
+		strings.Repeat("9", 400), `"9007199254740993"`, `""`, `"\u0000"`,
+	} {
+		cases = append(cases, exchange{name: "echo " + id[:min(len(id), 40)], line: pingLine(id), wantIDs: []string{id}})
+	}
+	runExchanges(t, legacyOn(fileRoot(t)), cases)
+}
+
+// Issue 11 item 6 and contract P6: a request missing a required param, or
+// with one of the wrong type or outside its values, is invalid params
+// (-32602).
+func TestInvalidParams(t *testing.T) {
+	t.Parallel()
+	root := fileRoot(t)
+	uri := jsonString(fileURI(root) + "/a.txt")
+	var cases []exchange
+	for _, c := range []struct{ method, params string }{
+		{"resources/read", ""},
+		{"resources/read", "{}"},
+		{"resources/read", `{"uri":null}`},
+		{"resources/read", `{"uri":5}`},
+		{"resources/read", `{"uri":["` + fileURI(root) + `/a.txt"]}`},
+		{"resources/read", `[` + uri + `]`},
+		{"resources/read", `"` + fileURI(root) + `/a.txt"`},
+		{"resources/subscribe", ""},
+		{"resources/subscribe", "{}"},
+		{"resources/subscribe", `{"uri":5}`},
+		{"resources/unsubscribe", "{}"},
+		{"resources/unsubscribe", `{"uri":{}}`},
+		{"logging/setLevel", ""},
+		{"logging/setLevel", "{}"},
+		{"logging/setLevel", `{"level":"verbose"}`},
+		{"logging/setLevel", `{"level":"INFO"}`},
+		{"logging/setLevel", `{"level":""}`},
+		{"logging/setLevel", `{"level":5}`},
+		{"logging/setLevel", `{"level":null}`},
+		{"prompts/get", "{}"},
+		{"prompts/get", `{"name":5}`},
+		{"prompts/get", `{"name":"review_file","arguments":{"path":5}}`},
+		{"prompts/get", `{"name":"review_changes","arguments":{"staged":"maybe"}}`},
+		{"completion/complete", "{}"},
+		{"completion/complete", `{"ref":"file:///{+path}","argument":{"name":"path","value":""}}`},
+		{"tools/call", "{}"},
+		{"tools/call", `{"name":5}`},
+		{"tools/call", `{"name":"no_such_tool","arguments":{}}`},
+		{"resources/list", `{"cursor":5}`},
+		{"resources/list", `{"cursor":"bogus"}`},
+	} {
+		id := strconv.Itoa(300 + len(cases))
+		cases = append(cases, exchange{
+			name:      c.method + " " + c.params,
+			line:      requestLine(id, c.method, c.params),
+			wantIDs:   []string{id},
+			wantCodes: []int{-32602},
+		})
+	}
+	runExchanges(t, legacyOn(root), cases)
+}
+
+// Contract P6, tools: an argument of the wrong type, a missing required one
+// or an unknown one is refused (an isError result or -32602), for every tool
+// that takes arguments.
+func TestToolArgumentTypes(t *testing.T) {
+	t.Parallel()
+	root := gitRoot(t)
+	var cases []exchange
+	for _, c := range []struct{ tool, args string }{
+		{"read_file", `{"path":5}`}, {"read_file", `{}`}, {"read_file", `{"path":"a.txt","head":"1"}`},
+		{"read_file", `{"path":"a.txt","start_line":1.5}`}, {"read_file", `[]`}, {"read_file", `"a.txt"`},
+		{"read_files", `{"paths":"a.txt"}`}, {"read_files", `{"paths":[5]}`},
+		{"list_directory", `{"path":null}`}, {"directory_tree", `{"path":".","max_depth":"3"}`},
+		{"search_files", `{"path":".","pattern":["*"]}`}, {"grep", `{"pattern":"a","max_results":true}`},
+		{"file_info", `{"path":{}}`}, {"write_file", `{"path":"n.txt","content":5}`},
+		{"edit_file", `{"path":"a.txt","edits":{"old_text":"a","new_text":"b"}}`},
+		{"create_directory", `{"path":[]}`}, {"move_file", `{"source":"a.txt"}`},
+		{"git_status", `{"repo_path":5}`}, {"git_log", `{"max_count":"5"}`}, {"git_log", `{"max_count":1e400}`},
+		{"git_diff", `{"context_lines":"3"}`}, {"git_diff", `{"staged":"true"}`}, {"git_show", `{}`},
+		{"git_show", `{"revision":["HEAD"]}`}, {"git_blame", `{"path":"a.txt","start_line":-1e30}`},
+		{"git_branch", `{"branch_type":5}`}, {"git_tag", `{"name":false}`}, {"git_add", `{"files":"a.txt"}`},
+		{"git_reset", `{"files":[null]}`}, {"git_commit", `{}`}, {"git_create_branch", `{"branch_name":5}`},
+		{"git_checkout", `{"branch":null}`}, {"git_init", `{}`}, {"git_status", `{"repo_path":".","extra":1}`},
+		{"read_file", `{"path":` + nested(9000, true) + `}`}, {"grep", `{"pattern":"a","glob":{"a":` + nested(9000, true) + `}}`},
+	} {
+		id := 400 + len(cases)
+		cases = append(cases, exchange{
+			name:    c.tool + " " + c.args[:min(len(c.args), 60)],
+			line:    toolLine(id, c.tool, c.args),
+			wantIDs: []string{strconv.Itoa(id)},
+			check: func(t *testing.T, m *message) {
+				t.Helper()
+				if m.Error != nil && m.Error.Code == -32602 {
+					return
+				}
+				if m.Error != nil || !strings.Contains(string(m.Result), `"isError":true`) {
+					t.Errorf("answered %.300s, want an isError result or -32602", m.Raw)
+				}
+			},
+		})
+	}
+	runExchanges(t, legacyOn(root), cases)
+}
+
+// Same class as items 2-3: lines no client should send. Each gets its one
+// answer (or none, for a notification) and the session goes on.
+func TestMalformedLines(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("m", 1<<20)
+	cases := []exchange{
+		{name: "100k open brackets", line: nested(100_000, false), wantIDs: []string{"null"}, wantCodes: []int{-32700}},
+		{name: "100k nested brackets", line: nested(100_000, true), wantIDs: []string{"null"}, wantCodes: []int{-32700, -32600}},
+		{name: "100k nested objects", line: strings.Repeat(`{"a":`, 100_000) + "1" + strings.Repeat("}", 100_000), wantIDs: []string{"null"}, wantCodes: []int{-32700, -32600}},
+		{name: "ping with 100k nested params", line: `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":{"x":` + nested(100_000, true) + `}}}`, wantIDs: []string{"9", "null"}, wantCodes: []int{-32700, -32600, -32602}},
+		{name: "ping with 9000 nested params", line: `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":{"x":` + nested(9000, true) + `}}}`, wantIDs: []string{"9", "null"}, anyAnswer: true},
+		{name: "1 MiB method", line: `{"jsonrpc":"2.0","id":10,"method":"` + long + `"}`, wantIDs: []string{"10"}, wantCodes: []int{-32601}},
+		{name: "1 MiB id", line: pingLine(`"` + long + `"`), wantIDs: []string{`"` + long + `"`}},
+		{name: "1 MiB uri", line: `{"jsonrpc":"2.0","id":11,"method":"resources/read","params":{"uri":"file:///` + long + `"}}`, wantIDs: []string{"11"}, wantCodes: []int{-32002}},
+		{name: "1 MiB tool name", line: toolLine(12, long, "{}"), wantIDs: []string{"12"}, wantCodes: []int{-32602}},
+		{name: "no jsonrpc member", line: `{"id":13,"method":"ping"}`, wantIDs: []string{"13", "null"}, anyAnswer: true},
+		{name: "jsonrpc 1.0", line: `{"jsonrpc":"1.0","id":14,"method":"ping"}`, wantIDs: []string{"14", "null"}, anyAnswer: true},
+		{name: "method not a string", line: `{"jsonrpc":"2.0","id":15,"method":42}`, wantIDs: []string{"15", "null"}, wantCodes: []int{-32600}},
+		{name: "params a number", line: `{"jsonrpc":"2.0","id":16,"method":"tools/list","params":5}`, wantIDs: []string{"16"}, wantCodes: []int{-32602, -32600}},
+		{name: "not JSON", line: `{"jsonrpc":"2.0","id":17,"method":"ping"`, wantIDs: []string{"null"}, wantCodes: []int{-32700}},
+		{name: "a string", line: `"ping"`, wantIDs: []string{"null"}, wantCodes: []int{-32600}},
+		{name: "a number", line: `42`, wantIDs: []string{"null"}, wantCodes: []int{-32600}},
+		{name: "null", line: `null`, wantIDs: []string{"null"}, wantCodes: []int{-32600}},
+		{name: "NUL bytes", line: "\x00\x00\x00", wantIDs: []string{"null"}, wantCodes: []int{-32700}},
+		{name: "BOM", line: "\xef\xbb\xbf" + pingLine("18"), wantIDs: []string{"null", "18"}, anyAnswer: true},
+		{name: "duplicate ids in one object", line: `{"jsonrpc":"2.0","id":19,"id":20,"method":"ping"}`, wantIDs: []string{"19", "20", "null"}, anyAnswer: true},
+	}
+	runExchanges(t, legacyOn(fileRoot(t)), cases)
+}
+
+// Notifications and answers from the client are never answered, whatever
+// they hold.
+func TestNoAnswerDue(t *testing.T) {
+	t.Parallel()
+	var cases []exchange
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","method":"notifications/x"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":null}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"\u0000"}}`,
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"read_file","arguments":{"path":"a.txt"}}}`,
+		`{"jsonrpc":"2.0","method":"resources/read","params":{"uri":"file:///\u0000"}}`,
+		`{"jsonrpc":"2.0","method":"` + strings.Repeat("n", 1<<20) + `"}`,
+		`{"jsonrpc":"2.0","id":99,"result":{}}`,
+		`{"jsonrpc":"2.0","id":99,"error":{"code":-32601,"message":"no"}}`,
+		`{"jsonrpc":"2.0","id":"\u0000","result":{"roots":[{"uri":"file:///"}]}}`,
+	} {
+		cases = append(cases, exchange{name: line[:min(len(line), 80)], line: line, noAnswer: true})
+	}
+	runExchanges(t, legacyOn(fileRoot(t)), cases)
+}
