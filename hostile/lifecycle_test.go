@@ -55,7 +55,7 @@ func TestOverlongLines(t *testing.T) {
 	t.Run("just under the limit", func(t *testing.T) {
 		t.Parallel()
 		s := legacy(t, fileRoot(t))
-		s.send(`{"jsonrpc":"2.0","id":47,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"` + strings.Repeat("y", 15<<20) + `"}}}`)
+		s.send(`{"jsonrpc":"2.0","id":47,"method":"tools/call","params":{"name":"git_commit","arguments":{"message":"` + strings.Repeat("y", 15<<20) + `"}}}`)
 		m := s.await("47", callTimeout)
 		if m.Error != nil {
 			t.Errorf("a 15 MiB line answered %.300s, want a tool result", m.Raw)

@@ -2,6 +2,7 @@ package hostile
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,7 +25,9 @@ func fileRoot(t *testing.T) string {
 
 // Issue 11 item 1: a control character in a resource URI once made grove
 // write an error that is not JSON, and die. Contract P1: the not-found error
-// (-32002 in a legacy session) with the request's id, as a valid line.
+// (-32002 in a legacy session) with the request's id, as a valid line. A
+// subscription may be to a file that does not exist yet, so subscribe and
+// unsubscribe may also succeed; they must answer, validly.
 func TestControlCharactersInResourceURIs(t *testing.T) {
 	t.Parallel()
 	root := fileRoot(t)
@@ -36,13 +39,16 @@ func TestControlCharactersInResourceURIs(t *testing.T) {
 			`%00`, `%00/x`, `%1b`, `\u2028\u2029`, `\ud800`, "\xff\xfe", `\"}`,
 		} {
 			id := strconv.Itoa(100 + i)
-			cases = append(cases, exchange{
+			e := exchange{
 				name:      method + "/" + strconv.Quote(suffix),
 				line:      requestLine(id, method, `{"uri":"`+base+suffix+`"}`),
 				wantIDs:   []string{id},
 				wantCodes: []int{-32002},
 				check:     checkURIData(`"` + base + suffix + `"`),
-			})
+			}
+			// A subscription may name a file that does not exist yet.
+			e.anyAnswer = method != "resources/read"
+			cases = append(cases, e)
 		}
 	}
 	runExchanges(t, legacyOn(root), cases)
@@ -290,7 +296,6 @@ func TestToolArgumentTypes(t *testing.T) {
 		{"git_branch", `{"branch_type":5}`}, {"git_tag", `{"name":false}`}, {"git_add", `{"files":"a.txt"}`},
 		{"git_reset", `{"files":[null]}`}, {"git_commit", `{}`}, {"git_create_branch", `{"branch_name":5}`},
 		{"git_checkout", `{"branch":null}`}, {"git_init", `{}`}, {"git_status", `{"repo_path":".","extra":1}`},
-		{"read_file", `{"path":` + nested(9000, true) + `}`}, {"grep", `{"pattern":"a","glob":{"a":` + nested(9000, true) + `}}`},
 	} {
 		id := 400 + len(cases)
 		cases = append(cases, exchange{
@@ -322,6 +327,7 @@ func TestMalformedLines(t *testing.T) {
 		{name: "100k nested objects", line: strings.Repeat(`{"a":`, 100_000) + "1" + strings.Repeat("}", 100_000), wantIDs: []string{"null"}, wantCodes: []int{-32700, -32600}},
 		{name: "ping with 100k nested params", line: `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":{"x":` + nested(100_000, true) + `}}}`, wantIDs: []string{"9", "null"}, wantCodes: []int{-32700, -32600, -32602}},
 		{name: "ping with 9000 nested params", line: `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"_meta":{"x":` + nested(9000, true) + `}}}`, wantIDs: []string{"9", "null"}, anyAnswer: true},
+		{name: "tool argument 9000 deep", line: toolLine(20, "read_file", `{"path":`+nested(9000, true)+`}`), wantIDs: []string{"20", "null"}, anyAnswer: true},
 		{name: "1 MiB method", line: `{"jsonrpc":"2.0","id":10,"method":"` + long + `"}`, wantIDs: []string{"10"}, wantCodes: []int{-32601}},
 		{name: "1 MiB id", line: pingLine(`"` + long + `"`), wantIDs: []string{`"` + long + `"`}},
 		{name: "1 MiB uri", line: `{"jsonrpc":"2.0","id":11,"method":"resources/read","params":{"uri":"file:///` + long + `"}}`, wantIDs: []string{"11"}, wantCodes: []int{-32002}},
@@ -366,4 +372,52 @@ func TestNoAnswerDue(t *testing.T) {
 		cases = append(cases, exchange{name: line[:min(len(line), 80)], line: line, noAnswer: true})
 	}
 	runExchanges(t, legacyOn(fileRoot(t)), cases)
+}
+
+// Same class as items 1 and 9: URIs and paths that climb out of the root,
+// plainly or encoded, answer exactly as a missing file does, for reads and
+// subscriptions alike.
+func TestEscapingURIs(t *testing.T) {
+	t.Parallel()
+	top := tempRoot(t)
+	root := filepath.Join(top, "root")
+	writeFiles(t, root, map[string]string{"a.txt": "alpha\n", "sub/b.txt": "beta\n"})
+	writeFiles(t, top, map[string]string{"outside.txt": "secret\n"})
+	r := fileURI(root)
+	var cases []exchange
+	for _, uri := range []string{
+		r + "/../outside.txt", r + "/%2e%2e/outside.txt", r + "/%2E%2E/outside.txt", r + "/sub/..%2f..%2foutside.txt",
+		r + "/%2e%2e%2foutside.txt", r + "/./../outside.txt", r + "/sub/../../outside.txt", r + "/..%5coutside.txt",
+		"file://localhost" + filepath.ToSlash(root) + "/../outside.txt", "file:" + filepath.ToSlash(root) + "/../outside.txt",
+		fileURI(top) + "/outside.txt", "file://" + filepath.ToSlash(top) + "//outside.txt", r + "/../" + filepath.Base(root) + "/../outside.txt",
+	} {
+		for _, method := range []string{"resources/read", "resources/subscribe", "resources/unsubscribe"} {
+			id := strconv.Itoa(500 + len(cases))
+			cases = append(cases, exchange{
+				name:      method + " " + strings.TrimPrefix(uri, r),
+				line:      requestLine(id, method, `{"uri":`+jsonString(uri)+`}`),
+				wantIDs:   []string{id},
+				wantCodes: []int{-32002},
+				// On Linux "..\outside.txt" is a name a file in the root may
+				// come to have: a subscription to it may stand.
+				anyAnswer: strings.Contains(uri, "%5c") && method != "resources/read",
+			})
+		}
+	}
+	for _, p := range []string{"../outside.txt", "sub/../../outside.txt", root + "/../outside.txt", "%2e%2e/outside.txt", ".."} {
+		for _, tool := range []string{"read_file", "file_info", "list_directory"} {
+			id := 600 + len(cases)
+			cases = append(cases, exchange{
+				name:    tool + " " + strings.TrimPrefix(p, root),
+				line:    toolLine(id, tool, `{"path":`+jsonString(p)+`}`),
+				wantIDs: []string{strconv.Itoa(id)},
+				check: func(t *testing.T, m *message) {
+					if !strings.Contains(string(m.Result), `"isError":true`) || strings.Contains(string(m.Raw), "secret") {
+						t.Errorf("answered %.300s, want an isError result", m.Raw)
+					}
+				},
+			})
+		}
+	}
+	runExchanges(t, legacyOn(root), cases)
 }
