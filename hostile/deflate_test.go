@@ -24,7 +24,7 @@ import (
 // block is 3 header bits, 13 bits a copy (the 8-bit length code 285 and a
 // 5-bit distance code) and a 7-bit end code: 10+13k bits, a whole number of
 // bytes when k is 6 mod 8, which lets the block's bytes repeat as they are.
-const copiesPerBlock = 8*1023 + 6
+const copiesPerBlock = 8*127 + 6
 
 // bitWriter packs deflate's bit stream: values least significant bit
 // first, Huffman codes most significant bit first.
@@ -164,6 +164,7 @@ func writePeriodicLoose(t *testing.T, gitDir string, name [20]byte, header strin
 // The crafted streams are what they claim: zlib inflates them to the
 // prefix and the pattern, with a correct checksum.
 func TestPeriodicZlib(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		pattern string
 		n       int64

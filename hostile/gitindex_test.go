@@ -113,6 +113,7 @@ func TestCraftedIndex(t *testing.T) {
 				t.Errorf("git_status afterwards: %.300s", r.msg.Raw)
 			}
 			s.ping()
+			s.checkPeakRSS(bad.name)
 			c.checkOutsideUntouched(t)
 			if !exists(t, filepath.Join(c.repo, "b.txt")) {
 				t.Error("b.txt was removed from the worktree")

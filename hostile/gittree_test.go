@@ -85,6 +85,7 @@ func TestCraftedTrees(t *testing.T) {
 				t.Errorf("git_status afterwards: %.300s", r.msg.Raw)
 			}
 			s.ping()
+			s.checkPeakRSS(n.label)
 			c.checkOutsideUntouched(t)
 			if after, _ := os.ReadFile(filepath.Join(c.gitDir, "config")); string(after) != string(config) {
 				t.Errorf(".git/config was rewritten:\n%s", after)
