@@ -142,7 +142,8 @@ func TestCancelledGitCalls(t *testing.T) {
 
 // Issue 11 item 11 and contract P7: a request before
 // notifications/initialized is answered from the operator's roots alone, and
-// grove sends the client no request before notifications/initialized.
+// grove sends the client no request before notifications/initialized, not
+// even when the client says its roots changed.
 func TestRequestBeforeInitialized(t *testing.T) {
 	t.Parallel()
 	root := fileRoot(t)
@@ -157,6 +158,8 @@ func TestRequestBeforeInitialized(t *testing.T) {
 	if m := s.call("resources/read", map[string]any{"uri": fileURI(root) + "/a.txt"}); m.Error != nil {
 		t.Errorf("resources/read before initialized: %.300s", m.Raw)
 	}
+	s.notify("notifications/roots/list_changed", nil)
+	s.callToolWithin("list_roots", map[string]any{}, pingTimeout)
 	s.ping()
 	for _, m := range s.serverRequests {
 		t.Errorf("grove sent a request before notifications/initialized: %.300s", m.Raw)
