@@ -14,10 +14,12 @@
 //	go test ./hostile/          # everything, about a minute on two cores
 //	go test -short ./hostile/   # skips the 300 MiB, 4 GiB and 20 GiB inputs and the 20 MiB lines
 //
-// Repositories are built inside each test, with go-git, the git program, or
-// objects written byte by byte where no tool would write them (lying object
-// headers, index entries git would never record, tree entries that climb out
-// of the worktree); none is committed.
+// Repositories are built inside each test, with go-git, or with objects
+// written byte by byte where no tool would write them (lying object headers,
+// zlib bombs, index entries git would never record, tree entries that climb
+// out of the worktree); none is committed, and the git program is not needed.
+// The grove binary under test is built without -race even when the suite
+// runs with it, so that the memory bounds measure what users run.
 //
 // # Not covered
 //
