@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/grove-mcp/grove/fsres/internal/glob"
 	"io/fs"
 	"regexp"
 	"strings"
@@ -49,7 +50,7 @@ const (
 // grepQuery is a compiled grep request.
 type grepQuery struct {
 	re      *regexp.Regexp
-	glob    *glob // nil: every file
+	glob    *glob.Glob // nil: every file
 	context int
 	max     int
 }
@@ -71,7 +72,7 @@ func compileGrep(in GrepArgs) (*grepQuery, error) {
 		q.max = defaultMaxResults
 	}
 	if in.Glob != "" {
-		if q.glob, err = compileGlob(in.Glob); err != nil {
+		if q.glob, err = glob.Compile(in.Glob); err != nil {
 			return nil, err
 		}
 	}
@@ -176,8 +177,8 @@ func (f *Files) feedGrep(ctx context.Context, base roots.Loc, single bool, q *gr
 	}
 	n := 0
 	return f.walkUnder(ctx, base, func(rel string, d fs.DirEntry) error {
-		if !d.Type().IsRegular() || (q.glob != nil && !q.glob.match(rel)) {
-			if d.IsDir() && q.glob != nil && !q.glob.mayMatchBelow(rel) {
+		if !d.Type().IsRegular() || (q.glob != nil && !q.glob.Match(rel)) {
+			if d.IsDir() && q.glob != nil && !q.glob.MayMatchBelow(rel) {
 				return fs.SkipDir
 			}
 			return nil

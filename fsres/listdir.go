@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/grove-mcp/grove/fsres/internal/dirent"
 	"io/fs"
 	"os"
 	"path"
@@ -20,11 +21,7 @@ type ListDirArgs struct {
 }
 
 // Entry is one directory entry.
-type Entry struct {
-	Name string `json:"name"`
-	Type string `json:"type" jsonschema:"file, dir, symlink or other"`
-	Size int64  `json:"size,omitempty" jsonschema:"bytes, for files"`
-}
+type Entry = dirent.Entry
 
 // DirListing is the result of list_directory.
 type DirListing struct {
@@ -35,10 +32,10 @@ type DirListing struct {
 }
 
 const (
-	typeFile    = "file"
-	typeDir     = "dir"
-	typeSymlink = "symlink"
-	typeOther   = "other"
+	typeFile    = dirent.TypeFile
+	typeDir     = dirent.TypeDir
+	typeSymlink = dirent.TypeSymlink
+	typeOther   = dirent.TypeOther
 
 	maxListEntries = 2000
 )
@@ -109,7 +106,7 @@ func (f *Files) listDir(ctx context.Context, loc roots.Loc) (DirListing, error) 
 		return DirListing{}, errNotDir
 	}
 	// O_DIRECTORY|O_NONBLOCK: a FIFO swapped in after the Stat fails instead of blocking.
-	dir, err := loc.FS().OpenFile(loc.Name(), os.O_RDONLY|openDirFlags, 0)
+	dir, err := loc.FS().OpenFile(loc.Name(), os.O_RDONLY|dirent.OpenDirFlags, 0)
 	if err != nil {
 		return DirListing{}, err
 	}
@@ -120,21 +117,11 @@ func (f *Files) listDir(ctx context.Context, loc roots.Loc) (DirListing, error) 
 	ignored := func(name string, isDir bool) bool {
 		return name == ".git" || (m != nil && m.Ignored(prefix+name, isDir))
 	}
-	entries, nIgnored, err := readEntries(ctx, dir, ignored)
+	entries, nIgnored, err := dirent.Read(ctx, dir, ignored)
 	if err != nil {
 		return DirListing{}, err
 	}
 	return DirListing{Entries: entries, Ignored: nIgnored}, nil
 }
 
-func typeName(m fs.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return typeFile
-	case m.IsDir():
-		return typeDir
-	case m&fs.ModeSymlink != 0:
-		return typeSymlink
-	}
-	return typeOther
-}
+func typeName(m fs.FileMode) string { return dirent.TypeName(m) }

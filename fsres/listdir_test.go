@@ -2,6 +2,7 @@ package fsres
 
 import (
 	"fmt"
+	"github.com/grove-mcp/grove/fsres/internal/dirent"
 	"os"
 	"path"
 	"path/filepath"
@@ -124,7 +125,7 @@ func entryDir(t *testing.T) string {
 // os.File.ReadDir, an Info per file, one sort.
 func listOld(t *testing.T, root *os.Root, ignored func(string, bool) bool) ([]Entry, int) {
 	t.Helper()
-	dir, err := root.OpenFile(".", os.O_RDONLY|openDirFlags, 0)
+	dir, err := root.OpenFile(".", os.O_RDONLY|dirent.OpenDirFlags, 0)
 	must(t, err)
 	defer dir.Close()
 	des, err := dir.ReadDir(-1)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/grove-mcp/grove/fsres/internal/glob"
 	"io/fs"
 	"strings"
 
@@ -29,7 +30,7 @@ type SearchResult struct {
 const defaultMaxResults = 200
 
 func (f *Files) searchFiles(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in SearchArgs) (*mcp.CallToolResult, SearchResult, error) {
-	g, err := compileGlob(in.Pattern)
+	g, err := glob.Compile(in.Pattern)
 	if err != nil {
 		return nil, SearchResult{}, err
 	}
@@ -43,7 +44,7 @@ func (f *Files) searchFiles(ctx context.Context, _ *mcp.CallToolRequest, sc *roo
 	}
 	out := SearchResult{Path: loc.Abs(), Matches: []string{}}
 	err = f.walkUnder(ctx, loc, func(rel string, d fs.DirEntry) error {
-		if g.match(rel) {
+		if g.Match(rel) {
 			if len(out.Matches) == limit {
 				out.Cut = true
 				return errStop
@@ -54,7 +55,7 @@ func (f *Files) searchFiles(ctx context.Context, _ *mcp.CallToolRequest, sc *roo
 			}
 			out.Matches = append(out.Matches, shown)
 		}
-		if d.IsDir() && !g.mayMatchBelow(rel) {
+		if d.IsDir() && !g.MayMatchBelow(rel) {
 			return fs.SkipDir
 		}
 		return nil

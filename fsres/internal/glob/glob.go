@@ -1,4 +1,10 @@
-package fsres
+// Package glob owns the path patterns of the search and grep tools: "**"
+// across directories, path.Match within a segment, and whether a directory
+// may hold a match (so a walk can skip it).
+//
+//	g, err := glob.Compile("src/**/*.go")
+//	g.Match("src/a/b.go") // true
+package glob
 
 import (
 	"fmt"
@@ -6,11 +12,11 @@ import (
 	"strings"
 )
 
-// A glob matches slash-separated relative paths. Segments are path.Match
+// A Glob matches slash-separated relative paths. Segments are path.Match
 // patterns; a "**" segment matches any number of segments (one or more at
 // the end). A pattern without "/" matches the base name at any depth.
 // Segments are compiled once into cheap forms (literal, "*", "*.ext").
-type glob struct {
+type Glob struct {
 	segs     []globSeg
 	baseOnly bool
 }
@@ -30,12 +36,13 @@ type globSeg struct {
 	s    string // the literal, the suffix, or the pattern
 }
 
-func compileGlob(pattern string) (*glob, error) {
+// Compile parses pattern into a [Glob].
+func Compile(pattern string) (*Glob, error) {
 	p := strings.TrimPrefix(strings.TrimPrefix(pattern, "./"), "/")
 	if p == "" {
 		return nil, fmt.Errorf("empty pattern %q", pattern)
 	}
-	g := &glob{baseOnly: !strings.Contains(p, "/")}
+	g := &Glob{baseOnly: !strings.Contains(p, "/")}
 	for seg := range strings.SplitSeq(p, "/") {
 		if seg == "" {
 			continue // "a//b"
@@ -76,17 +83,17 @@ func (s globSeg) match(name string) bool {
 	return ok
 }
 
-// match reports whether rel matches the whole pattern.
-func (g *glob) match(rel string) bool {
+// Match reports whether rel matches the whole pattern.
+func (g *Glob) Match(rel string) bool {
 	if g.baseOnly {
 		return matchSegs(g.segs, rel[strings.LastIndexByte(rel, '/')+1:])
 	}
 	return matchSegs(g.segs, rel)
 }
 
-// mayMatchBelow reports whether some path below the directory dir could
+// MayMatchBelow reports whether some path below the directory dir could
 // match, so a walk can skip the rest.
-func (g *glob) mayMatchBelow(dir string) bool {
+func (g *Glob) MayMatchBelow(dir string) bool {
 	return g.baseOnly || prefixSegs(g.segs, dir)
 }
 

@@ -1,6 +1,6 @@
 //go:build linux
 
-package fsres
+package dirent
 
 import (
 	"cmp"
@@ -21,14 +21,14 @@ import (
 // at 1,000, for close to half the wall time of the stat phase.
 const parallelStatMin = 256
 
-// readEntries lists the directory open as dir in the order of a listing
+// Read lists the directory open as dir in the order of a listing
 // (see [mergeListing]), each entry typed and sized by an lstat: fstatat on
 // dir's own descriptor, as os.File.ReadDir does on a file opened through an
 // os.Root, but without the DirEntry and FileInfo it builds per entry. Names
 // from a listing hold no slash, so nothing outside dir is reached and no
 // symlink is followed. Entries gone before their lstat are left out; those
 // ignored says to leave out are counted.
-func readEntries(ctx context.Context, dir *os.File, ignored func(name string, isDir bool) bool) ([]Entry, int, error) {
+func Read(ctx context.Context, dir *os.File, ignored func(name string, isDir bool) bool) ([]Entry, int, error) {
 	names, err := dir.Readdirnames(-1)
 	if err != nil {
 		return nil, 0, err
@@ -40,7 +40,7 @@ func readEntries(ctx context.Context, dir *os.File, ignored func(name string, is
 	return readNames(ctx, dir, names, ignored, parts)
 }
 
-// readNames is readEntries for the listed names, split between parts (1 or
+// readNames is Read for the listed names, split between parts (1 or
 // 2) goroutines that sort, lstat and classify their share; the shares are
 // merged at the end, so the result does not depend on parts.
 func readNames(ctx context.Context, dir *os.File, names []string, ignored func(string, bool) bool, parts int) ([]Entry, int, error) {
@@ -126,13 +126,13 @@ func fstatat(fd int, name string, st *unix.Stat_t) error {
 func entryOfStat(name string, st *unix.Stat_t) Entry {
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFREG:
-		return Entry{Name: name, Type: typeFile, Size: st.Size}
+		return Entry{Name: name, Type: TypeFile, Size: st.Size}
 	case unix.S_IFDIR:
-		return Entry{Name: name, Type: typeDir}
+		return Entry{Name: name, Type: TypeDir}
 	case unix.S_IFLNK:
-		return Entry{Name: name, Type: typeSymlink}
+		return Entry{Name: name, Type: TypeSymlink}
 	case unix.S_IFBLK, unix.S_IFCHR, unix.S_IFIFO, unix.S_IFSOCK:
-		return Entry{Name: name, Type: typeOther}
+		return Entry{Name: name, Type: TypeOther}
 	}
-	return Entry{Name: name, Type: typeFile, Size: st.Size} // os leaves unknown types regular
+	return Entry{Name: name, Type: TypeFile, Size: st.Size} // os leaves unknown types regular
 }

@@ -1,4 +1,4 @@
-package fsres
+package glob
 
 import "testing"
 
@@ -28,21 +28,21 @@ func TestGlob(t *testing.T) {
 		{"**", "anything/at/all", true, true},
 	} {
 		t.Run(tt.pattern+" "+tt.path, func(t *testing.T) {
-			g, err := compileGlob(tt.pattern)
+			g, err := Compile(tt.pattern)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := g.match(tt.path); got != tt.match {
+			if got := g.Match(tt.path); got != tt.match {
 				t.Errorf("match = %v, want %v", got, tt.match)
 			}
-			if got := g.mayMatchBelow(tt.path); got != tt.below {
+			if got := g.MayMatchBelow(tt.path); got != tt.below {
 				t.Errorf("mayMatchBelow = %v, want %v", got, tt.below)
 			}
 		})
 	}
 	for _, bad := range []string{"", "[a-", "a/[/b"} {
-		if _, err := compileGlob(bad); err == nil {
-			t.Errorf("compileGlob(%q) succeeded", bad)
+		if _, err := Compile(bad); err == nil {
+			t.Errorf("Compile(%q) succeeded", bad)
 		}
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package fsres
+package dirent
 
 import (
 	"context"
@@ -10,11 +10,11 @@ import (
 	"strings"
 )
 
-// readEntries lists the directory open as dir in the order of a listing
+// Read lists the directory open as dir in the order of a listing
 // (see [mergeListing]), each entry typed and sized by an lstat. Entries gone
 // before their lstat are left out; those ignored says to leave out are
 // counted.
-func readEntries(ctx context.Context, dir *os.File, ignored func(name string, isDir bool) bool) ([]Entry, int, error) {
+func Read(ctx context.Context, dir *os.File, ignored func(name string, isDir bool) bool) ([]Entry, int, error) {
 	des, err := dir.ReadDir(-1)
 	if err != nil {
 		return nil, 0, err
@@ -33,8 +33,8 @@ func readEntries(ctx context.Context, dir *os.File, ignored func(name string, is
 }
 
 func entryOf(d fs.DirEntry) Entry {
-	e := Entry{Name: d.Name(), Type: typeName(d.Type())}
-	if e.Type == typeFile {
+	e := Entry{Name: d.Name(), Type: TypeName(d.Type())}
+	if e.Type == TypeFile {
 		if info, err := d.Info(); err == nil {
 			e.Size = info.Size()
 		}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package fsres
+package dirent
 
 import (
 	"context"
@@ -31,7 +31,7 @@ func TestReadNamesSerialParallel(t *testing.T) {
 	}
 	for _, parts := range []int{1, 2} {
 		t.Run(strconv.Itoa(parts), func(t *testing.T) {
-			f, err := root.OpenFile(".", os.O_RDONLY|openDirFlags, 0)
+			f, err := root.OpenFile(".", os.O_RDONLY|OpenDirFlags, 0)
 			must(t, err)
 			defer f.Close()
 			names, err := f.Readdirnames(-1)
@@ -60,7 +60,7 @@ func TestReadNamesCanceled(t *testing.T) {
 	defer f.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := readEntries(ctx, f, func(string, bool) bool { return false }); !errors.Is(err, context.Canceled) {
+	if _, _, err := Read(ctx, f, func(string, bool) bool { return false }); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want %v", err, context.Canceled)
 	}
 }

@@ -1,6 +1,0 @@
-//go:build !unix
-
-package fsres
-
-// openDirFlags: Windows has no FIFOs to block on.
-const openDirFlags = 0
