@@ -142,7 +142,7 @@ func TestBlameScenariosMatchGit(t *testing.T) {
 			f.git("checkout", "-q", "main")
 			f.write("other", "o\n")
 			f.commit("other")
-			f.tick++
+			f.Tick++
 			f.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
 			return "s.txt"
 		}},
@@ -188,7 +188,7 @@ func buildMergeBothSides(f *fixture) string {
 	f.git("checkout", "-q", "main")
 	f.write("f.txt", "1\n2\n3\n4\nfive\n6\n")
 	f.commit("main: five")
-	f.tick++
+	f.Tick++
 	f.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
 	f.write("f.txt", "1\ntwo\n3\n4\nfive\n6\n7\n")
 	f.commit("append")
@@ -204,7 +204,7 @@ func buildEvilMerge(f *fixture) string {
 	f.git("checkout", "-q", "main")
 	f.write("f.txt", "a\nB-main\nc\nd\n")
 	f.commit("main")
-	f.tick++
+	f.Tick++
 	f.git("merge", "-q", "--no-ff", "-s", "ours", "-m", "merge side", "side")
 	f.write("f.txt", "a\nB-side\nc\nd\nmerged\n")
 	f.git("commit", "-q", "--amend", "-a", "-m", "merge side, resolved")

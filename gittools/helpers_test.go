@@ -2,108 +2,62 @@ package gittools
 
 import (
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/grove-mcp/grove/gittools/internal/gittest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 )
 
 // gitEnv isolates the git CLI (used only as an oracle and to build fixtures) from the machine's config.
-func gitEnv(home string) []string {
-	return append(os.Environ(),
-		"HOME="+home, "XDG_CONFIG_HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+filepath.Join(home, "gitconfig"),
-		"GIT_AUTHOR_NAME=Ann Author", "GIT_AUTHOR_EMAIL=ann@example.com",
-		"GIT_COMMITTER_NAME=Cid Committer", "GIT_COMMITTER_EMAIL=cid@example.com",
-		"LC_ALL=C", "TZ=UTC", "GIT_PAGER=cat",
-	)
-}
+func gitEnv(home string) []string { return gittest.Env(home) }
 
-// fixture is a repository built in a temp dir, with the git CLI for building and checking.
+// fixture is a [gittest.Fixture] with this package's lower-case names; dir,
+// home and t are copies of its fields.
 type fixture struct {
+	*gittest.Fixture
 	t    testing.TB
 	dir  string // real path of the worktree
 	home string
-	tick int // advances commit dates so the order is deterministic
 }
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git CLI not available for the oracle")
-	}
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fixture{t: t, dir: filepath.Join(base, "repo"), home: filepath.Join(base, "home")}
-	for _, d := range []string{f.dir, f.home} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f.git("init", "-q", "-b", "main")
-	return f
+	g := gittest.New(t)
+	return &fixture{Fixture: g, t: t, dir: g.Dir, home: g.Home}
 }
 
 // git runs the git CLI in the worktree and returns its stdout.
 func (f *fixture) git(args ...string) string {
 	f.t.Helper()
-	return f.gitIn(f.dir, args...)
+	return f.GitIn(f.dir, args...)
 }
 
 func (f *fixture) gitIn(dir string, args ...string) string {
 	f.t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	date := time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC).Add(time.Duration(f.tick) * time.Hour).Format(time.RFC3339)
-	cmd.Env = append(gitEnv(f.home), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		f.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return string(out)
+	return f.GitIn(dir, args...)
 }
 
 // write creates or replaces files (slash paths relative to the worktree).
 func (f *fixture) write(files ...string) {
 	f.t.Helper()
-	for i := 0; i+1 < len(files); i += 2 {
-		p := filepath.Join(f.dir, filepath.FromSlash(files[i]))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			f.t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(files[i+1]), 0o644); err != nil {
-			f.t.Fatal(err)
-		}
-	}
+	f.Write(files...)
 }
 
 // commit stages everything and commits with msg at the next tick.
 func (f *fixture) commit(msg string) string {
 	f.t.Helper()
-	f.tick++
-	f.git("add", "-A")
-	f.git("commit", "-q", "--allow-empty", "-m", msg)
-	return strings.TrimSpace(f.git("rev-parse", "HEAD"))
+	return f.Commit(msg)
 }
 
-// scope returns a scope whose only root is dir (default: the fixture's parent, so the repo is inside it).
+// scopeOf returns a scope whose roots are dirs.
 func scopeOf(t testing.TB, dirs ...string) *roots.Scope {
 	t.Helper()
-	set, err := roots.NewSet(dirs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return set.Scope()
+	return gittest.Scope(t, dirs...)
 }
 
 // repos returns a Repos whose only root is the fixture's worktree.
@@ -115,19 +69,10 @@ func (f *fixture) repos() (*Repos, *roots.Scope) {
 	return r, sc
 }
 
-func testCtx(t testing.TB) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	t.Cleanup(cancel)
-	return ctx
-}
+func testCtx(t testing.TB) context.Context { return gittest.Ctx(t) }
 
 // gitCmd prepares a git command in the worktree with the isolated environment.
-func gitCmd(f *fixture, args ...string) *exec.Cmd {
-	cmd := exec.Command("git", args...)
-	cmd.Dir = f.dir
-	cmd.Env = gitEnv(f.home)
-	return cmd
-}
+func gitCmd(f *fixture, args ...string) *exec.Cmd { return f.Cmd(args...) }
 
 // resultText is the text content of a tool result.
 func resultText(res *mcp.CallToolResult) string {

@@ -27,7 +27,7 @@ func historyFixture(t testing.TB) *fixture {
 	f.git("checkout", "-q", "main")
 	f.write("README", "readme v2\n")
 	f.commit("docs: readme")
-	f.tick++
+	f.Tick++
 	f.git("merge", "-q", "--no-ff", "-m", "merge feature", "feature")
 	f.git("checkout", "-q", "-b", "side")
 	f.write("other.txt", "x\n")
@@ -35,7 +35,7 @@ func historyFixture(t testing.TB) *fixture {
 	f.git("checkout", "-q", "main")
 	f.write("src/a.go", "package a\n\nfunc A() { println(1) }\n")
 	f.commit("fix A")
-	f.tick++
+	f.Tick++
 	f.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
 	f.git("mv", "src/b.go", "src/bee.go")
 	f.commit("rename b")
