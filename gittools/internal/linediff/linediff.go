@@ -1,9 +1,10 @@
-// Package linediff finds which lines to delete from one text and which to insert from another to turn the
-// first into the second. It owns blame's line diff: a shortest edit script by the linear-space
-// divide-and-conquer algorithm of E. W. Myers, "An O(ND) Difference Algorithm and Its Variations"
-// (Algorithmica 1, 1986), section 4b, with a work budget past which a diff stays correct but stops being
-// shortest, and a pass that chooses where each group of changed lines sits when it could slide (see
-// [Differ.Diff]).
+// Package linediff compares texts line by line for blame. It owns blame's line diff, which finds which
+// lines to delete from one text and which to insert from another to turn the first into the second: a
+// shortest edit script by the divide-and-conquer, linear-space refinement of the algorithm in E. W.
+// Myers, "An O(ND) Difference Algorithm and Its Variations" (Algorithmica 1, 1986), with a work budget past
+// which a diff stays correct but stops being shortest, and a pass that chooses where each group of changed
+// lines sits when it could slide (see [Differ.Diff]). It also owns the similarity measure of rename
+// following ([Similarity]).
 //
 //	var d linediff.Differ
 //	for _, c := range d.Diff(d.Text(old), d.Text(new)) {
@@ -37,7 +38,8 @@ type Differ struct {
 }
 
 // DefaultBudget bounds the work of one Diff (a unit is a diagonal visited or a pair of lines compared):
-// tens of milliseconds. Past it the remaining differences are reported in larger blocks.
+// about 0.15 s on a 2020s server core, reached by texts of ten thousand lines that have little in common
+// but many equal lines. Past it the remaining differences are reported in larger blocks.
 const DefaultBudget = 1 << 24
 
 // Text prepares lines for d; the lines are not copied and must not change.
@@ -79,7 +81,9 @@ func Diff(a, b []string) []Change {
 // The script is shortest (fewest lines deleted plus inserted) unless the budget runs out. Where several
 // shortest scripts exist, the choice is made readable, as a person would when writing the diff: each group
 // of changed lines is slid as far as equal lines let it, next to a change on the other side when one is in
-// reach (one replacement instead of a deletion and an insertion), otherwise to the place [slide] scores best.
+// reach (one replacement instead of a deletion and an insertion), otherwise to where its edges fall on
+// seams of the text: blank lines first, then places that keep an indented block with the line that
+// opens it (see cutCost in slide.go).
 func (d *Differ) Diff(a, b Text) []Change {
 	chA, chB := make([]bool, a.Len()), make([]bool, b.Len())
 	d.mark(a, b, chA, chB)

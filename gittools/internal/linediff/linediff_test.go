@@ -151,6 +151,29 @@ func TestDiffPlacesGroups(t *testing.T) {
 		{"insertion slid down", "a\nx\nb", "a\nx\nx\nb", []Change{{2, 2, 2, 3}}},
 		{"deletion slid down", "a\nx\nx\nx\nb", "a\nx\nb", []Change{{2, 4, 2, 2}}},
 		{"deletion joins the replacement next to it", "a\nx\nx\nB\nc", "a\nx\nb\nc", []Change{{2, 4, 2, 3}}},
+		{"duplicate last line added at the end", "a\n", "a\na\n", []Change{{1, 1, 1, 2}}},
+		{"duplicate first line added after it", "a\nb\n", "a\na\nb\n", []Change{{1, 1, 1, 2}}},
+		{
+			"function inserted between functions: the group ends with its blank line",
+			"func a() {\n\tx()\n}\n\nfunc c() {\n\tx()\n}\n",
+			"func a() {\n\tx()\n}\n\nfunc b() {\n\tx()\n}\n\nfunc c() {\n\tx()\n}\n",
+			[]Change{{4, 4, 4, 8}},
+		},
+		{
+			"paragraph deleted: the group starts after a blank line",
+			"a\n\nb\n\nc\n", "a\n\nc\n",
+			[]Change{{2, 4, 2, 2}},
+		},
+		{
+			"block duplicated: the group does not part a header from its body",
+			"x\n\t{\n\t\tp()\n\t}\ny\n", "x\n\t{\n\t\tp()\n\t}\n\t{\n\t\tp()\n\t}\ny\n",
+			[]Change{{4, 4, 4, 7}},
+		},
+		{
+			"block body grows: the new lines stay inside the block",
+			"if a {\n\tx()\n}\nif b {\n\tx()\n}\n", "if a {\n\tx()\n}\nif b {\n\tx()\n\tx()\n}\n",
+			[]Change{{5, 5, 5, 6}},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Diff(lines(tt.a), lines(tt.b))
@@ -161,11 +184,13 @@ func TestDiffPlacesGroups(t *testing.T) {
 	}
 }
 
+// lines splits s after each newline; the last line may lack one.
 func lines(s string) []string {
-	if s == "" {
-		return nil
+	l := strings.SplitAfter(s, "\n")
+	if l[len(l)-1] == "" {
+		l = l[:len(l)-1]
 	}
-	return strings.SplitAfter(s, "\n")
+	return l
 }
 
 func FuzzDiff(f *testing.F) {
@@ -185,4 +210,45 @@ func FuzzDiff(f *testing.F) {
 			t.Fatalf("%d lines changed, shortest is %d", got, want)
 		}
 	})
+}
+
+// TestDiffOfLargeDifferentTexts diffs texts whose shortest script is long enough to exhaust the budget:
+// the result must still turn a into b.
+func TestDiffOfLargeDifferentTexts(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	alpha := []string{"}\n", "\n", "\tx()\n", "a\n", "b\n", "c\n", "d\n", "e\n"}
+	a, b := randomLines(r, alpha, 20000), randomLines(r, alpha, 20000)
+	d := Differ{Budget: 1 << 20}
+	cs := d.Diff(d.Text(a), d.Text(b))
+	if diff := cmp.Diff(b, apply(t, a, b, cs), cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("rebuilt b mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func BenchmarkDiff(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	alpha := make([]string, 500)
+	for i := range alpha {
+		alpha[i] = "line " + strings.Repeat("x", i%40) + "\n"
+	}
+	for _, bb := range []struct {
+		name string
+		a, b []string
+	}{
+		{"10k lines, few edits", nil, nil},
+		{"10k lines, unrelated", randomLines(r, alpha[:8], 10000), randomLines(r, alpha[:8], 10000)},
+	} {
+		if bb.a == nil {
+			bb.a = randomLines(r, alpha, 10000)
+			bb.b = bb.a
+			for range 10 {
+				bb.b = mutate(r, alpha, bb.b)
+			}
+		}
+		b.Run(bb.name, func(b *testing.B) {
+			for b.Loop() {
+				Diff(bb.a, bb.b)
+			}
+		})
+	}
 }

@@ -100,8 +100,8 @@ const unreached = -1 << 62
 
 // split returns a point that a shortest path from (a0, b0) to (a1, b1) goes through, other than those two
 // corners (the box is not empty and its first and last lines differ on each side). When the budget runs
-// out first, it returns the point reached so far that is furthest from both corners' searches' origins
-// in the better direction; the script stays correct but may no longer be shortest.
+// out first, it returns the point, of those both searches reached, that is furthest from the corner its
+// search started at; the script stays correct but may no longer be shortest.
 func (s *search) split(a0, a1, b0, b1 int) (int, int) {
 	n, m := a1-a0, b1-b0
 	delta := n - m
@@ -114,8 +114,9 @@ func (s *search) split(a0, a1, b0, b1 int) (int, int) {
 	fwd[off] = s.snakeDown(a0, a1, b0, b1, 0, 0)
 	bwd[delta+off] = s.snakeUp(a0, b0, n, delta)
 	for D := 1; ; D++ {
-		// Forward D-paths.
-		for k := parity(max(-D, -m), D); k <= min(D, n); k += 2 {
+		// Forward D-paths, from the highest diagonal down (where two middle snakes are found in the same
+		// round, the first wins: this order is the one that most often picks the diff git does).
+		for k := parityBelow(min(D, n), D); k >= max(-D, -m); k -= 2 {
 			x := unreached
 			if down := fwd[k+1+off]; down != unreached && down-k <= m {
 				x = down
@@ -133,8 +134,8 @@ func (s *search) split(a0, a1, b0, b1 int) (int, int) {
 				return a0 + x, b0 + x - k
 			}
 		}
-		// Backward D-paths.
-		for k := parity(max(delta-D, -m), delta+D); k <= min(delta+D, n); k += 2 {
+		// Backward D-paths, likewise.
+		for k := parityBelow(min(delta+D, n), delta+D); k >= max(delta-D, -m); k -= 2 {
 			x := unreached
 			if up := bwd[k-1+off]; up != unreached && up-k >= 0 {
 				x = up
@@ -185,12 +186,12 @@ func (s *search) snakeUp(a0, b0, x, k int) int {
 func (s *search) furthest(a0, b0, n, m, delta, D int) (int, int) {
 	off := m + 1
 	bestX, bestK, best := 0, 0, -1
-	for k := parity(max(-D, -m), D); k <= min(D, n); k += 2 {
+	for k := parityBelow(min(D, n), D); k >= max(-D, -m); k -= 2 {
 		if x := s.fwd[k+off]; x != unreached && 2*x-k > best {
 			bestX, bestK, best = x, k, 2*x-k
 		}
 	}
-	for k := parity(max(delta-D, -m), delta+D); k <= min(delta+D, n); k += 2 {
+	for k := parityBelow(min(delta+D, n), delta+D); k >= max(delta-D, -m); k -= 2 {
 		if x := s.bwd[k+off]; x != unreached && n+m-(2*x-k) > best {
 			bestX, bestK, best = x, k, n+m-(2*x-k)
 		}
@@ -198,11 +199,11 @@ func (s *search) furthest(a0, b0, n, m, delta, D int) (int, int) {
 	return a0 + bestX, b0 + bestX - bestK
 }
 
-// parity returns k, or k+1 when k and p differ in parity: the diagonals a search reaches in a round all
-// have the parity of its last diagonal.
-func parity(k, p int) int {
+// parityBelow returns k, or k-1 when k and p differ in parity: the diagonals a search reaches in a round
+// all have the parity of its last diagonal.
+func parityBelow(k, p int) int {
 	if (k-p)&1 != 0 {
-		return k + 1
+		return k - 1
 	}
 	return k
 }
