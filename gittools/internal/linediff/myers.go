@@ -1,5 +1,7 @@
 package linediff
 
+import "math"
+
 // mark sets chA[i] for each line of a the script deletes and chB[j] for each line of b it inserts.
 //
 // Lines at the common start and end are never changed, and a line whose id the other side lacks always
@@ -100,20 +102,38 @@ const unreached = -1 << 62
 
 // split returns a point that a shortest path from (a0, b0) to (a1, b1) goes through, other than those two
 // corners (the box is not empty and its first and last lines differ on each side). When the budget runs
-// out first, it returns the point, of those both searches reached, that is furthest from the corner its
-// search started at; the script stays correct but may no longer be shortest.
+// out or the search has run its rounds (see minSearchRounds) first, it returns the point, of those both
+// searches reached, that is furthest from the corner its search started at; the script stays correct but
+// may no longer be shortest.
 func (s *search) split(a0, a1, b0, b1 int) (int, int) {
 	n, m := a1-a0, b1-b0
 	delta := n - m
 	// Diagonals are relative to (a0, b0): k runs from -m to n; slot k+m+1 of fwd and bwd.
 	off := m + 1
 	fwd, bwd := s.fwd[:n+m+3], s.bwd[:n+m+3]
-	for i := range fwd {
-		fwd[i], bwd[i] = unreached, unreached
+	// Slots are reset as the searches widen (a round reads the diagonals next to its own) rather than all
+	// at once, so that a split costs its rounds, not the size of its box.
+	reset := func(v []int, k int) {
+		if k >= -m-1 && k <= n+1 {
+			v[k+off] = unreached
+		}
 	}
+	for _, k := range []int{-m - 1, n + 1} {
+		reset(fwd, k)
+		reset(bwd, k)
+	}
+	reset(fwd, -1)
+	reset(fwd, 1)
+	reset(bwd, delta-1)
+	reset(bwd, delta+1)
 	fwd[off] = s.snakeDown(a0, a1, b0, b1, 0, 0)
 	bwd[delta+off] = s.snakeUp(a0, b0, n, delta)
+	limit := max(minSearchRounds, int(math.Sqrt(float64(n+m))))
 	for D := 1; ; D++ {
+		reset(fwd, D+1)
+		reset(fwd, -D-1)
+		reset(bwd, delta+D+1)
+		reset(bwd, delta-D-1)
 		// Forward D-paths, from the highest diagonal down (where two middle snakes are found in the same
 		// round, the first wins: this order is the one that most often picks the diff git does).
 		for k := parityBelow(min(D, n), D); k >= max(-D, -m); k -= 2 {
@@ -154,7 +174,7 @@ func (s *search) split(a0, a1, b0, b1 int) (int, int) {
 			}
 		}
 		s.budget -= 2*D + 2
-		if s.budget <= 0 {
+		if s.budget <= 0 || D >= limit {
 			return s.furthest(a0, b0, n, m, delta, D)
 		}
 	}
@@ -207,3 +227,9 @@ func parityBelow(k, p int) int {
 	}
 	return k
 }
+
+// minSearchRounds is the fewest rounds a search gets before it settles for the furthest point it reached;
+// a box of n lines gets sqrt(n) when that is more. Texts whose shortest script is longer than about twice
+// that (long stretches of repeated lines, rearranged) so get a script that is near shortest, found in
+// rounds times lines per split, instead of one that waits for the budget and then changes everything.
+const minSearchRounds = 256
