@@ -57,8 +57,8 @@ const (
 
 // mostSimilar scores the deleted files against o's blob by [linediff.Similarity] and returns the most
 // similar at or over minRenameSimilarity; ties go to the same base name, then to tree order. Each file is
-// sized from its object header first: one over maxBlameBlob, or too much smaller or larger than o's to
-// reach the threshold, is skipped unread, and once maxRenameBytes have been read the rest are skipped too.
+// sized from its object header first and skipped unread when it is over maxBlameBlob, too much smaller or
+// larger than o's to reach the threshold, or would take the bytes read past maxRenameBytes.
 func (r *renameSearch) mostSimilar(o *blameOrigin) (string, plumbing.Hash, error) {
 	dst, err := r.b.objects.blob(o.blob)
 	if err != nil {
