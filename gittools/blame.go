@@ -87,7 +87,9 @@ func (rp *repo) blame(ctx context.Context, p string, in BlameArgs) (BlameOut, er
 	if p == "" {
 		return BlameOut{}, fmt.Errorf("path must name a file")
 	}
-	blob, lines, err := rp.blameFile(c, p)
+	objects := rp.newBlobReader()
+	defer objects.close()
+	blob, lines, err := rp.blameFile(objects, c, p)
 	if err != nil {
 		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", quotePath(p), rev, err)
 	}
@@ -102,7 +104,7 @@ func (rp *repo) blame(ctx context.Context, p string, in BlameArgs) (BlameOut, er
 	if start > end {
 		return out, nil
 	}
-	owners, err := rp.blameRange(ctx, c, p, blob, start-1, end)
+	owners, err := rp.blameRange(ctx, objects, c, p, blob, start-1, end)
 	if err == nil {
 		err = rp.describeLines(&out, owners, lines, start)
 	}
@@ -127,7 +129,7 @@ func (rp *repo) describeLines(out *BlameOut, owners []plumbing.Hash, lines []str
 }
 
 // blameFile returns the blob at p in c and its lines.
-func (rp *repo) blameFile(c *object.Commit, p string) (plumbing.Hash, []string, error) {
+func (rp *repo) blameFile(objects *blobReader, c *object.Commit, p string) (plumbing.Hash, []string, error) {
 	e, err := newTreeLookup(rp).find(c.TreeHash, p)
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
@@ -135,7 +137,7 @@ func (rp *repo) blameFile(c *object.Commit, p string) (plumbing.Hash, []string, 
 	if !e.found || !e.mode.IsFile() {
 		return plumbing.ZeroHash, nil, object.ErrFileNotFound
 	}
-	data, err := rp.blobBytes(e.hash)
+	data, err := objects.blob(e.hash)
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}

@@ -248,30 +248,3 @@ func TestBlameGeneratedRepoMatchesGit(t *testing.T) {
 		}
 	}
 }
-
-// TestBlameMidRepoMatchesGit compares with git on a long history when the benchmark clone exists (gitbench
-// caches it; CI has none). GROVE_BLAME_REPO and GROVE_BLAME_PATHS choose another repository and more files.
-func TestBlameMidRepoMatchesGit(t *testing.T) {
-	home, _ := os.UserHomeDir()
-	dir := filepath.Join(home, ".cache", "grove-gitbench", "mid")
-	if d := os.Getenv("GROVE_BLAME_REPO"); d != "" {
-		dir = d
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil || testing.Short() {
-		t.Skip("no benchmark clone at " + dir)
-	}
-	sc := scopeOf(t, dir)
-	r := New(Options{Scope: scope.Static(sc)})
-	defer r.Close()
-	paths := strings.Fields(os.Getenv("GROVE_BLAME_PATHS"))
-	if len(paths) == 0 {
-		paths = []string{"src/core/scheduler.go"}
-	}
-	for _, p := range paths {
-		want := gitBlameCommits(t, dir, t.TempDir(), "HEAD", p)
-		got := groveBlameCommits(t, r, sc, "", p)
-		if n := countMismatches(want, got); n > 0 {
-			t.Errorf("%s: %d of %d lines blamed differently (-git +grove):\n%s", p, n, len(want), cmp.Diff(want, got))
-		}
-	}
-}

@@ -7,10 +7,12 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/grove-mcp/grove/gittools/internal/linediff"
 )
 
 // renamedFrom finds the file o's commit renamed to o.path, relative to parent p, as plain `git blame` does
-// when the path is new in a parent (find_rename: rename detection limited to that destination). Of the files
+// when the path is new in a parent (rename detection limited to that one destination). Of the files
 // the commit deleted, a copy of the same blob wins (preferring the same base name); else the regular file
 // most similar to o's, if at least 50 % similar. Like git it diffs the two trees, descending only into
 // subtrees that differ. "" means none.
@@ -46,23 +48,45 @@ type deletedFile struct {
 	hash plumbing.Hash
 }
 
-// mostSimilar scores the deleted files against o's blob; ties go to the same base name, then tree order.
+// Limits of one rename search.
+const (
+	minRenameSimilarity = 0.5      // git's default -M50%: a deleted file at least half the same is the source
+	maxRenameSources    = 1000     // deleted files scored at most (git's default diff.renameLimit)
+	maxRenameBytes      = 64 << 20 // bytes of deleted files read; files past it are not scored
+)
+
+// mostSimilar scores the deleted files against o's blob by [linediff.Similarity] and returns the most
+// similar at or over minRenameSimilarity; ties go to the same base name, then to tree order. Each file is
+// sized from its object header first and skipped unread when it is over maxBlameBlob, too much smaller or
+// larger than o's to reach the threshold, or would take the bytes read past maxRenameBytes.
 func (r *renameSearch) mostSimilar(o *blameOrigin) (string, plumbing.Hash, error) {
-	dst, err := r.b.rp.blobBytes(o.blob)
+	dst, err := r.b.objects.blob(o.blob)
 	if err != nil {
 		return "", plumbing.ZeroHash, err
 	}
-	dstCounts := spanCounts(dst)
+	dstProfile := linediff.NewProfile(dst)
 	var best deletedFile
-	bestScore, bestSame := minRenameScore-1, false
+	bestScore, bestSame, budget := 0.0, false, int64(maxRenameBytes)
 	for _, d := range r.deleted {
-		src, err := r.b.rp.blobBytes(d.hash)
+		if err := r.b.ctx.Err(); err != nil {
+			return "", plumbing.ZeroHash, err
+		}
+		size, err := r.b.objects.size(d.hash)
 		if err != nil {
 			return "", plumbing.ZeroHash, err
 		}
-		score := similarity(src, dst, spanCounts(src), dstCounts)
+		small, large := float64(min(size, int64(len(dst)))), float64(max(size, int64(len(dst))))
+		if size > maxBlameBlob || size > budget || large > 0 && small/large < minRenameSimilarity {
+			continue
+		}
+		budget -= size
+		src, err := r.b.objects.blob(d.hash)
+		if err != nil {
+			return "", plumbing.ZeroHash, err
+		}
+		score := linediff.Similarity(linediff.NewProfile(src), dstProfile)
 		same := path.Base(d.path) == r.base
-		if score > bestScore || score == bestScore && same && !bestSame {
+		if score >= minRenameSimilarity && (best.path == "" || score > bestScore || score == bestScore && same && !bestSame) {
 			best, bestScore, bestSame = d, score, same
 		}
 	}
@@ -73,6 +97,9 @@ func (r *renameSearch) mostSimilar(o *blameOrigin) (string, plumbing.Hash, error
 func (r *renameSearch) diff(dir string, old, new plumbing.Hash) error {
 	if r.same != "" {
 		return nil
+	}
+	if err := r.b.ctx.Err(); err != nil {
+		return err
 	}
 	olds, err := r.b.treeEntries(old)
 	if err != nil {
@@ -135,11 +162,7 @@ type rawEntry struct {
 
 // treeEntries parses a tree object ("<octal mode> <name>\0<20-byte hash>" entries).
 func (b *blamer) treeEntries(h plumbing.Hash) ([]rawEntry, error) {
-	o, err := b.rp.git.Storer.EncodedObject(plumbing.TreeObject, h)
-	if err != nil {
-		return nil, err
-	}
-	data, err := readObject(o)
+	data, err := b.objects.read(plumbing.TreeObject, h, maxBlameBlob)
 	if err != nil {
 		return nil, err
 	}

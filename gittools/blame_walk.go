@@ -8,22 +8,26 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/grove-mcp/grove/gittools/internal/linediff"
 )
 
-// blamer attributes the lines of one file to the commits that last changed them, as git's blame.c does
-// (assign_blame, pass_blame): each "origin" is a (commit, path) that is suspected of a set of lines; it passes
+// blamer attributes the lines of one file to the commits that last changed them, with the results
+// `git blame` documents: each "origin" is a (commit, path) that is suspected of a set of lines; it passes
 // to each parent the lines the parent already had and keeps the rest. Origins are processed newest commit
 // first, so that all children have handed their lines to a commit before it is examined. Commits come from
 // the commit-graph when there is one: the walk needs only parents, root tree and date.
 type blamer struct {
+	ctx     context.Context // checked per commit and per tree or file a rename search reads
 	rp      *repo
+	objects *blobReader
 	graph   *commitGraph
 	trees   *treeLookup
 	origins map[originKey]*blameOrigin // the queued ones
 	queue   byCommitTime[*blameOrigin]
 	seq     int
-	blobs   map[plumbing.Hash]*blobText // lines of the blobs of queued origins (see release)
-	classes lineClasses
+	blobs   map[plumbing.Hash]linediff.Text // lines of the blobs of queued origins (see release)
+	differ  linediff.Differ
 	refs    map[plumbing.Hash]int // queued origins per blob
 	owner   []plumbing.Hash       // the commit blamed for each tracked line, by suspect.final
 }
@@ -46,9 +50,9 @@ type blameOrigin struct {
 type suspect struct{ final, at int }
 
 // blameRange returns the commit to blame for lines [lo, hi) (0-based) of blob at path in commit c.
-func (rp *repo) blameRange(ctx context.Context, c *object.Commit, path string, blob plumbing.Hash, lo, hi int) ([]plumbing.Hash, error) {
-	b := &blamer{rp: rp, graph: rp.walkGraph(), trees: newTreeLookup(rp),
-		origins: map[originKey]*blameOrigin{}, blobs: map[plumbing.Hash]*blobText{},
+func (rp *repo) blameRange(ctx context.Context, objects *blobReader, c *object.Commit, path string, blob plumbing.Hash, lo, hi int) ([]plumbing.Hash, error) {
+	b := &blamer{ctx: ctx, rp: rp, objects: objects, graph: rp.walkGraph(), trees: newTreeLookup(rp),
+		origins: map[originKey]*blameOrigin{}, blobs: map[plumbing.Hash]linediff.Text{},
 		refs: map[plumbing.Hash]int{}, owner: make([]plumbing.Hash, hi-lo)}
 	sus := make([]suspect, hi-lo)
 	for i := range sus {
@@ -56,7 +60,7 @@ func (rp *repo) blameRange(ctx context.Context, c *object.Commit, path string, b
 	}
 	b.give(c, path, blob, sus)
 	for b.queue.Len() > 0 {
-		if err := ctx.Err(); err != nil {
+		if err := b.ctx.Err(); err != nil {
 			return nil, err
 		}
 		o := heap.Pop(&b.queue).(*blameOrigin)
@@ -104,7 +108,7 @@ type parentVersion struct {
 	renamed bool // found under another path
 }
 
-// pass hands o's suspects to its parents (git's pass_blame) and blames o's commit for the rest.
+// pass hands o's suspects to its parents and blames o's commit for the rest.
 func (b *blamer) pass(o *blameOrigin) error {
 	sus := o.suspects
 	o.suspects = nil
@@ -145,7 +149,7 @@ func (b *blamer) passToParent(o *blameOrigin, p parentVersion, sus []suspect) ([
 	if err != nil {
 		return nil, err
 	}
-	keep, passed := splitSuspects(sus, blameDiff(theirs, mine, &b.classes))
+	keep, passed := splitSuspects(sus, b.differ.Diff(theirs, mine))
 	b.give(p.c, p.path, p.blob, passed)
 	b.release(p.blob)
 	return keep, nil

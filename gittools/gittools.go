@@ -13,7 +13,7 @@
 //
 // Repositories stay open (KeepDescriptors) and are cached by git dir; the pack index is loaded in the background
 // on first open, or before the first call when the server calls [Repos.Warm] for its roots. Status, log (on the
-// commit-graph when there is one), blame (git's algorithm, with a port of xdiff for its line diffs), diffs and
+// commit-graph when there is one), blame (grove's own history walk, with internal/linediff for its line diffs), diffs and
 // patches are grove's own code rather than go-git's porcelain, which is slow or wrong for them (see
 // shared/GIT-PERFORMANCE.md). Per repository, decoded commits are cached by hash (commitcache.go), HEAD by the
 // stat data of the files it was read from (head.go), and a discovery by the stat data of every path it checked

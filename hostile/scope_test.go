@@ -198,7 +198,9 @@ func TestClientLogging(t *testing.T) {
 					continue
 				}
 				notes++
-				if strings.Contains(string(m.Raw), "outside-secret-place") {
+				// The client may hear its own refused root back (it sent the URI, and the
+				// message reads the same whether the directory exists), never a real path.
+				if raw := strings.ReplaceAll(string(m.Raw), fileURI(outside), ""); strings.Contains(raw, "outside-secret-place") {
 					t.Errorf("a log message names a path outside the roots: %.300s", m.Raw)
 				}
 			}
