@@ -40,6 +40,7 @@ import (
 
 	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
 )
 
 // errNoRepo is what every failure to find, or to be allowed to open, a repository reads like: missing, outside
@@ -67,14 +68,15 @@ type repo struct {
 	commonDir string // gitDir, or the commondir of a linked worktree
 	loc       roots.Loc
 
-	stamp   stamp   // stat data of index/HEAD/refs when the derived caches were filled
-	derived derived // caches rebuilt when stamp changes (the parsed index)
-	warmed  bool
-	hashes  map[string]wtHash // worktree blob hashes by path, kept across index changes
-	matcher *ignore.Matcher   // built on first status; see ignoreMatcher
-	graph   *graphFile        // see commitGraph
-	commits commitCache       // decoded commits by hash (immutable: never stale)
-	head    *headCache        // see headHash
+	stamp    stamp   // stat data of index/HEAD/refs when the derived caches were filled
+	derived  derived // caches rebuilt when stamp changes (the parsed index)
+	warmed   bool
+	hashes   map[string]wtHash // worktree blob hashes by path, kept across index changes
+	matcher  *ignore.Matcher   // built on first status; see ignoreMatcher
+	graph    *graphFile        // see commitGraph
+	badGraph fileStamp         // the commit-graph file that could not be read, not tried again
+	commits  commitCache       // decoded commits by hash (immutable: never stale)
+	head     *headCache        // see headHash
 }
 
 // open resolves repoPath through sc, finds the repository by walking up from it (never above its root), checks
@@ -82,6 +84,9 @@ type repo struct {
 // repoPath is an absolute path or file:// URI; "" means the only root when there is exactly one.
 func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*repo, func(), error) {
 	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if err := scope.RefuseTilde(repoPath); err != nil {
 		return nil, nil, err
 	}
 	key, began := discoverKeyOf(sc, repoPath), time.Now()
@@ -152,6 +157,7 @@ func (rp *repo) openStorage() error {
 	if rp.commonDir != rp.gitDir {
 		dot = dotgit.NewRepositoryFilesystem(dot, osfs.New(rp.commonDir, osfs.WithBoundOS()))
 	}
+	dot = boundedFS{Filesystem: dot, refused: func(err error) { rp.noted(err) }}
 	objects := cache.NewObjectLRUDefault()
 	st := filesystem.NewStorageWithOptions(dot, objects, filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: largeObject})
 	store, err := newObjectStore(st, objects, rp.commonDir)
