@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/grove-mcp/grove/internal/panics"
 )
 
 // scanTracked compares the index entries under limit ("" = all) with the worktree without walking the tree,
@@ -84,7 +86,10 @@ func (rp *repo) lstatEntries(ctx context.Context, idx *gitIndex, lo, hi int, kno
 	var wg sync.WaitGroup
 	for w := range workers {
 		a, b := lo+(hi-lo)*w/workers, lo+(hi-lo)*(w+1)/workers
-		wg.Go(func() { errs[w] = rp.lstatChunk(ctx, idx, lo, a, b, known, infos, clean) })
+		wg.Go(func() {
+			defer panics.Catch(&errs[w]) // the request gets the panic as its error, the process goes on
+			errs[w] = rp.lstatChunk(ctx, idx, lo, a, b, known, infos, clean)
+		})
 	}
 	wg.Wait()
 	return infos, clean, errors.Join(errs...)
