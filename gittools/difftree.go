@@ -145,7 +145,7 @@ func (rp *repo) treeEntries(h plumbing.Hash) ([]object.TreeEntry, error) {
 // maxTreeEntries bounds the tree entries (files and directories, in every tree read) one walk over a
 // repository's trees examines: more than the largest real checkouts (Chromium's, about 480,000 files), and
 // what stops a crafted tree whose subtrees repeat, which could otherwise list billions of paths from a few KB.
-const maxTreeEntries = 1_000_000
+var maxTreeEntries = 1_000_000 // a variable so tests can lower it
 
 // treeBudget is what one walk over trees may still examine; it also checks the request's context.
 type treeBudget struct {
