@@ -15,8 +15,8 @@ const maxPackedRefs = 64 << 20
 
 // boundedFS is the git dir as go-git's storage sees it, with every file go-git reads there bounded: HEAD, refs,
 // config and the like at maxMetaFile, packed-refs at maxPackedRefs. go-git reads refs whole (io.ReadAll), so a
-// crafted 1 GiB loose ref would otherwise cost 1 GiB. Objects are not bounded here: pack files are big by
-// nature, and objectStore sizes objects itself. Reads past a limit fail with a *refusedFile, reported through
+// crafted 1 GiB loose ref would otherwise cost 1 GiB. Objects are not bounded here (objects/info/ is): pack
+// files are big by nature, and objectStore sizes objects itself. Reads past a limit fail with a *refusedFile, reported through
 // refused.
 type boundedFS struct {
 	billy.Filesystem
@@ -31,8 +31,8 @@ func (b boundedFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File
 		return f, err
 	}
 	rel := filepath.ToSlash(filepath.Clean(name))
-	if strings.HasPrefix(rel, "objects/") {
-		return f, nil
+	if strings.HasPrefix(rel, "objects/") && !strings.HasPrefix(rel, "objects/info/") {
+		return f, nil // packs and loose objects
 	}
 	limit := int64(maxMetaFile)
 	if rel == "packed-refs" {
