@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -91,7 +93,7 @@ func (rp *repo) blame(ctx context.Context, p string, in BlameArgs) (BlameOut, er
 	defer objects.close()
 	blob, lines, err := rp.blameFile(objects, c, p)
 	if err != nil {
-		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", quotePath(p), rev, err)
+		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", patchtext.QuotePath(p), rev, err)
 	}
 	out := BlameOut{Lines: []BlameLine{}, Total: len(lines)}
 	start, end := max(in.StartLine, 1), in.EndLine
@@ -109,7 +111,7 @@ func (rp *repo) blame(ctx context.Context, p string, in BlameArgs) (BlameOut, er
 		err = rp.describeLines(&out, owners, lines, start)
 	}
 	if err != nil {
-		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", quotePath(p), rev, err)
+		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", patchtext.QuotePath(p), rev, err)
 	}
 	return out, nil
 }
@@ -141,7 +143,7 @@ func (rp *repo) blameFile(objects *blobReader, c *object.Commit, p string) (plum
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}
-	return e.hash, splitLines(data), nil
+	return e.hash, patchtext.SplitLines(data), nil
 }
 
 func formatBlame(out BlameOut, in BlameArgs) string {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/grove-mcp/grove/gittools/internal/linediff"
@@ -26,7 +28,7 @@ func (b *blamer) lines(h plumbing.Hash) (linediff.Text, error) {
 	if err != nil {
 		return linediff.Text{}, err
 	}
-	t := b.differ.Text(splitLines(data))
+	t := b.differ.Text(patchtext.SplitLines(data))
 	b.blobs[h] = t
 	return t, nil
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -84,7 +86,7 @@ func (r *Repos) diffTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 	}
 	out.Unmerged = unmergedPaths
 	for _, p := range unmergedPaths {
-		text = "* Unmerged path " + quotePath(p) + "\n" + text
+		text = "* Unmerged path " + patchtext.QuotePath(p) + "\n" + text
 	}
 	if text == "" {
 		text = "no changes\n"

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -145,23 +147,23 @@ func unmergedUnder(idx *gitIndex, limit string) []string {
 }
 
 // load reads both sides of c.
-func (rp *repo) load(ctx context.Context, c change) (filePatch, error) {
+func (rp *repo) load(ctx context.Context, c change) (patchtext.FilePatch, error) {
 	oldPath := c.path
 	if c.oldPath != "" {
 		oldPath = c.oldPath
 	}
 	from, err := rp.loadSide(ctx, oldPath, c.from)
 	if err != nil {
-		return filePatch{}, err
+		return patchtext.FilePatch{}, err
 	}
 	to, err := rp.loadSide(ctx, c.path, c.to)
-	return filePatch{from: from, to: to}, err
+	return patchtext.FilePatch{From: from, To: to}, err
 }
 
 // loadSide reads one side's content, unless it is over rp.maxRead (Options.MaxReadBytes): then only its
 // size is known and the patch describes it (see writeFilePatch).
-func (rp *repo) loadSide(ctx context.Context, p string, e entry) (side, error) {
-	s := side{path: p, hash: e.hash, mode: e.mode, limit: rp.maxRead}
+func (rp *repo) loadSide(ctx context.Context, p string, e entry) (patchtext.Side, error) {
+	s := patchtext.Side{Path: p, Hash: e.hash, Mode: e.mode, Limit: rp.maxRead}
 	switch {
 	case e.wt:
 		return rp.loadWorktree(ctx, p)
@@ -169,35 +171,35 @@ func (rp *repo) loadSide(ctx context.Context, p string, e entry) (side, error) {
 		return s, nil
 	}
 	var err error
-	s.data, s.size, err = rp.readBlobCapped(e.hash, rp.maxRead)
-	if tl := (*tooLarge)(nil); errors.As(err, &tl) {
-		s.big, err = true, nil
+	s.Data, s.Size, err = rp.readBlobCapped(e.hash, rp.maxRead)
+	if tl := (*patchtext.TooLarge)(nil); errors.As(err, &tl) {
+		s.Big, err = true, nil
 	}
 	return s, err
 }
 
 // loadWorktree reads a worktree file through os.Root without following symlinks or blocking on FIFOs.
-func (rp *repo) loadWorktree(ctx context.Context, p string) (side, error) {
+func (rp *repo) loadWorktree(ctx context.Context, p string) (patchtext.Side, error) {
 	loc := rp.loc.Join(p)
 	info, err := loc.Lstat()
 	if err != nil {
-		return side{path: p}, nil // vanished since the scan: absent
+		return patchtext.Side{Path: p}, nil // vanished since the scan: absent
 	}
-	s := side{path: p, mode: worktreeMode(info), limit: rp.maxRead}
-	switch s.mode {
+	s := patchtext.Side{Path: p, Mode: worktreeMode(info), Limit: rp.maxRead}
+	switch s.Mode {
 	case 0:
-		return side{path: p}, nil
+		return patchtext.Side{Path: p}, nil
 	case filemode.Symlink:
 		target, err := loc.FS().Readlink(loc.Name())
 		if err != nil {
 			return s, err
 		}
-		s.data = []byte(target)
+		s.Data = []byte(target)
 	default:
-		s.size = info.Size()
+		s.Size = info.Size()
 		if info.Size() > rp.maxRead {
-			s.big = true
-			s.hash, err = rp.hashFile(ctx, p, s.mode)
+			s.Big = true
+			s.Hash, err = rp.hashFile(ctx, p, s.Mode)
 			return s, err
 		}
 		f, _, err := loc.OpenFile()
@@ -205,13 +207,13 @@ func (rp *repo) loadWorktree(ctx context.Context, p string) (side, error) {
 			return s, err
 		}
 		defer f.Close()
-		if s.data, err = io.ReadAll(io.LimitReader(f, rp.maxRead+1)); err != nil {
+		if s.Data, err = io.ReadAll(io.LimitReader(f, rp.maxRead+1)); err != nil {
 			return s, err
 		}
-		if int64(len(s.data)) > rp.maxRead {
+		if int64(len(s.Data)) > rp.maxRead {
 			return s, errors.New("file grew while reading")
 		}
 	}
-	s.hash = plumbing.ComputeHash(plumbing.BlobObject, s.data)
+	s.Hash = plumbing.ComputeHash(plumbing.BlobObject, s.Data)
 	return s, nil
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/go-git/go-git/v5/plumbing/format/config"
 
 	"github.com/grove-mcp/grove/roots"
@@ -187,7 +189,7 @@ func worktreeConfigOK(sc *roots.Scope, dir, gitDir, commonDir string, log *slog.
 			}
 			if errors.Is(err, errTooBigMeta) {
 				log.Warn("repository file refused", slog.String("audience", "client"), slog.String("repo", roots.URI(dir)),
-					slog.String("file", ".git/"+filepath.Base(p)), slog.String("reason", "it is over the "+sizeText(maxMetaFile)+" limit grove reads"))
+					slog.String("file", ".git/"+filepath.Base(p)), slog.String("reason", "it is over the "+patchtext.SizeText(maxMetaFile)+" limit grove reads"))
 			}
 			return false
 		}

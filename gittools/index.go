@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -161,7 +163,7 @@ func parseIndex(data []byte) (*gitIndex, error) {
 			return nil, err
 		}
 		if names += len(e.name); names > maxIndexNames {
-			return nil, &refusedFile{reason: fmt.Sprintf("its entry names pass %s", sizeText(maxIndexNames))}
+			return nil, &refusedFile{reason: fmt.Sprintf("its entry names pass %s", patchtext.SizeText(maxIndexNames))}
 		}
 		idx.entries = append(idx.entries, e)
 		off, prev = next, e.name

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/grove-mcp/grove/roots"
 )
 
@@ -53,5 +55,5 @@ func firstLine(sc *roots.Scope, p string) (string, bool) {
 var (
 	errNotRegularMeta = errors.New("not a regular file")
 	errOutsideMeta    = errors.New("outside the roots")
-	errTooBigMeta     = fmt.Errorf("larger than %s", sizeText(maxMetaFile))
+	errTooBigMeta     = fmt.Errorf("larger than %s", patchtext.SizeText(maxMetaFile))
 )

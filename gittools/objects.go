@@ -22,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -120,7 +122,7 @@ func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 	}
 	if o.Type() != plumbing.BlobObject && o.Size() > maxObjectBytes {
 		return nil, &refusedFile{file: o.Type().String() + " " + h.String()[:shortLen],
-			reason: fmt.Sprintf("it is %s, over the %s limit grove reads for a %s", sizeText(o.Size()), sizeText(maxObjectBytes), o.Type())}
+			reason: fmt.Sprintf("it is %s, over the %s limit grove reads for a %s", patchtext.SizeText(o.Size()), patchtext.SizeText(maxObjectBytes), o.Type())}
 	}
 	return o, nil
 }
@@ -302,13 +304,6 @@ func (r *sizedReader) Close() error {
 	return r.f.Close()
 }
 
-// tooLarge is the error, and the description a client sees, for a blob over the read limit.
-type tooLarge struct{ size, limit int64 }
-
-func (e *tooLarge) Error() string {
-	return fmt.Sprintf("blob of %s not shown (over the %s limit; raise it with --max-file-size)", sizeText(e.size), sizeText(e.limit))
-}
-
 // readBlobCapped reads blob h when its header says it holds at most limit bytes; otherwise it reads nothing
 // and returns a *tooLarge error. It also returns the size from the header.
 func (rp *repo) readBlobCapped(h plumbing.Hash, limit int64) ([]byte, int64, error) {
@@ -317,7 +312,7 @@ func (rp *repo) readBlobCapped(h plumbing.Hash, limit int64) ([]byte, int64, err
 		return nil, 0, fmt.Errorf("reading blob %s: %w", h.String()[:shortLen], err)
 	}
 	if o.Size() > limit {
-		return nil, o.Size(), &tooLarge{size: o.Size(), limit: limit}
+		return nil, o.Size(), &patchtext.TooLarge{Size: o.Size(), Limit: limit}
 	}
 	data, err := readPrefix(o, o.Size())
 	return data, o.Size(), err

@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
+
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 )
 
 // refusedFile is the error for repository data grove will not use: an index entry or tree entry git would
@@ -43,21 +44,5 @@ func (rp *repo) noted(err error) error {
 
 // tooBigFile is the refusal of a repository file larger than grove reads.
 func tooBigFile(file string, size, limit int64) *refusedFile {
-	return &refusedFile{file: file, reason: fmt.Sprintf("it is %s, over the %s limit grove reads", sizeText(size), sizeText(limit))}
-}
-
-// sizeText writes a byte count the way the limits are documented: "300 MiB", "1.5 KiB", "20 bytes".
-func sizeText(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	v, i := float64(n), -1
-	for v >= unit && i < 4 {
-		v /= unit
-		i++
-	}
-	s := fmt.Sprintf("%.1f", v)
-	s = strings.TrimSuffix(s, ".0")
-	return s + " " + []string{"KiB", "MiB", "GiB", "TiB", "PiB"}[i]
+	return &refusedFile{file: file, reason: fmt.Sprintf("it is %s, over the %s limit grove reads", patchtext.SizeText(size), patchtext.SizeText(limit))}
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 )
 
 // render loads and encodes changes into a patch (or a stat listing), cut at maxPatchBytes.
@@ -28,14 +30,14 @@ func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, stat
 		}
 		fp, err := rp.load(ctx, c)
 		if err != nil {
-			return out, "", fmt.Errorf("reading %s: %w", quotePath(c.path), err)
+			return out, "", fmt.Errorf("reading %s: %w", patchtext.QuotePath(c.path), err)
 		}
-		if fp.from.mode == fp.to.mode && fp.from.hash == fp.to.hash && c.oldPath == "" {
+		if fp.From.Mode == fp.To.Mode && fp.From.Hash == fp.To.Hash && c.oldPath == "" {
 			continue // stat-dirty but unchanged
 		}
 		one.Reset()
-		st := writeFilePatch(&one, fp, ctxLines)
-		f.Added, f.Deleted, f.Binary, f.TooLarge = st.added, st.deleted, st.binary, st.tooLarge
+		st := patchtext.WriteFilePatch(&one, fp, ctxLines)
+		f.Added, f.Deleted, f.Binary, f.TooLarge = st.Added, st.Deleted, st.Binary, st.TooLarge
 		switch {
 		case statOnly:
 		case patch.Len()+one.Len() <= maxPatchBytes:
@@ -57,7 +59,7 @@ func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, stat
 	if out.Truncated {
 		note := fmt.Sprintf("\n… patch cut at %d KB", maxPatchBytes>>10)
 		if cutFile != "" {
-			note += " inside " + quotePath(cutFile)
+			note += " inside " + patchtext.QuotePath(cutFile)
 		}
 		if len(omitted) > 0 {
 			note += fmt.Sprintf(": %d more files not shown (%s)", len(omitted), strings.Join(headOf(omitted, 20), ", "))
@@ -100,12 +102,12 @@ func formatStat(files []DiffFile) string {
 	}
 	width := 0
 	for _, f := range files {
-		width = max(width, len(quotePath(f.Path)))
+		width = max(width, len(patchtext.QuotePath(f.Path)))
 	}
 	var b strings.Builder
 	var add, del int
 	for _, f := range files {
-		fmt.Fprintf(&b, " %-*s | ", width, quotePath(f.Path))
+		fmt.Fprintf(&b, " %-*s | ", width, patchtext.QuotePath(f.Path))
 		if f.Binary {
 			b.WriteString("Bin\n")
 			continue

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -143,7 +145,7 @@ func (rp *repo) showFile(c *object.Commit, p, arg string) (ShowOut, string, erro
 	case filemode.Dir:
 		return rp.showDir(out, hit.hash, p)
 	case filemode.Submodule:
-		return out, fmt.Sprintf("%s at %s is a submodule at commit %s\n", quotePath(p), short, hit.hash), nil
+		return out, fmt.Sprintf("%s at %s is a submodule at commit %s\n", patchtext.QuotePath(p), short, hit.hash), nil
 	}
 	o, err := rp.git.Storer.EncodedObject(plumbing.BlobObject, hit.hash)
 	if err != nil {
@@ -152,16 +154,16 @@ func (rp *repo) showFile(c *object.Commit, p, arg string) (ShowOut, string, erro
 	out.Size = o.Size()
 	if out.Size > rp.maxRead {
 		out.TooLarge = true
-		return out, fmt.Sprintf("%s at %s: %s\n", quotePath(p), short, &tooLarge{size: out.Size, limit: rp.maxRead}), nil
+		return out, fmt.Sprintf("%s at %s: %s\n", patchtext.QuotePath(p), short, &patchtext.TooLarge{Size: out.Size, Limit: rp.maxRead}), nil
 	}
 	data, err := readPrefix(o, maxShowFile)
 	if err != nil {
 		return out, "", err
 	}
 	switch {
-	case isBinary(data):
+	case patchtext.IsBinary(data):
 		out.Binary = true
-		return out, fmt.Sprintf("%s at %s is a binary file (%d bytes); its content is not shown\n", quotePath(p), short, out.Size), nil
+		return out, fmt.Sprintf("%s at %s is a binary file (%d bytes); its content is not shown\n", patchtext.QuotePath(p), short, out.Size), nil
 	case out.Size > maxShowFile:
 		out.Content, out.Truncated = string(data), true
 		return out, out.Content + fmt.Sprintf("\n… cut at %d KB of %d bytes; read the file with a range-capable tool for the rest\n", maxShowFile>>10, out.Size), nil
@@ -183,7 +185,7 @@ func (rp *repo) showDir(out ShowOut, h plumbing.Hash, p string) (ShowOut, string
 		if e.Mode == 0o040000 {
 			name += "/"
 		}
-		b.WriteString(quotePath(name) + "\n")
+		b.WriteString(patchtext.QuotePath(name) + "\n")
 	}
 	out.Content = b.String()
 	return out, out.Content, nil

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -185,10 +187,10 @@ func formatStatus(out StatusOut) string {
 	b.WriteString(branchHeader(out) + "\n")
 	for _, e := range out.Entries {
 		if e.OrigPath != "" {
-			fmt.Fprintf(&b, "%s%s %s -> %s\n", e.Index, e.Worktree, quotePath(e.OrigPath), quotePath(e.Path))
+			fmt.Fprintf(&b, "%s%s %s -> %s\n", e.Index, e.Worktree, patchtext.QuotePath(e.OrigPath), patchtext.QuotePath(e.Path))
 			continue
 		}
-		fmt.Fprintf(&b, "%s%s %s\n", e.Index, e.Worktree, quotePath(e.Path))
+		fmt.Fprintf(&b, "%s%s %s\n", e.Index, e.Worktree, patchtext.QuotePath(e.Path))
 	}
 	if out.Clean {
 		b.WriteString("nothing to commit, working tree clean\n")

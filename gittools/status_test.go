@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -22,7 +24,7 @@ func statusLines(t *testing.T, f *fixture) []string {
 	}
 	lines := []string{}
 	for _, e := range out.Entries {
-		lines = append(lines, e.Index+e.Worktree+" "+quotePath(e.Path))
+		lines = append(lines, e.Index+e.Worktree+" "+patchtext.QuotePath(e.Path))
 	}
 	sort.Strings(lines)
 	return lines

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -78,7 +80,7 @@ func (rp *repo) storeFile(ctx context.Context, wt *os.Root, rel string, conv *co
 	if fi.Size() > maxAddBytes {
 		return plumbing.ZeroHash, nil, fmt.Errorf("%s is %s, over the %s that git_add stores (the size at which popular Git hosts "+
 			"refuse a file); nothing was staged. Keep it out of the repository (.gitignore), or use git with Git LFS for it",
-			rel, sizeText(fi.Size()), sizeText(maxAddBytes))
+			rel, patchtext.SizeText(fi.Size()), patchtext.SizeText(maxAddBytes))
 	}
 	var check func([]byte) error
 	if crlf {

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -143,7 +145,7 @@ func replaceFile(ctx context.Context, wt *os.Root, p string, o plumbing.EncodedO
 // refused.
 func writeSymlink(wt *os.Root, name string, o plumbing.EncodedObject) error {
 	if o.Size() > maxRepoPath {
-		return fmt.Errorf("symbolic link target of %s, longer than a path can be", sizeText(o.Size()))
+		return fmt.Errorf("symbolic link target of %s, longer than a path can be", patchtext.SizeText(o.Size()))
 	}
 	target, err := readPrefix(o, o.Size())
 	if err != nil {

@@ -1,4 +1,4 @@
-package gittools
+package patchtext
 
 import (
 	"bytes"
@@ -6,13 +6,14 @@ import (
 	"github.com/aymanbagabas/go-udiff/lcs"
 )
 
-// writeHunks diffs two texts line by line and writes unified hunks the way xdiff groups and labels them:
+// writeHunks diffs two texts line by line and writes unified hunks as `git diff` groups and labels them:
 // changes closer than 2*ctx lines share a hunk, and each header carries the nearest preceding line of the
-// old text that starts with a letter, '_' or '$' (git's default funcname rule).
-func writeHunks(b *bytes.Buffer, old, new []byte, ctx int) patchStat {
-	a, z := splitLines(old), splitLines(new)
+// old text that starts with a letter, '_' or '$' (the default hunk header gitattributes(5) documents under
+// "Defining a custom hunk-header").
+func writeHunks(b *bytes.Buffer, old, new []byte, ctx int) Stat {
+	a, z := SplitLines(old), SplitLines(new)
 	diffs := lcs.DiffLines(a, z)
-	var st patchStat
+	var st Stat
 	fn := funcFinder{lines: a, prev: -1}
 	for i := 0; i < len(diffs); {
 		j := i + 1
@@ -31,8 +32,8 @@ func writeHunks(b *bytes.Buffer, old, new []byte, ctx int) patchStat {
 			writeLines(b, ' ', a[at:d.Start])
 			writeLines(b, '-', a[d.Start:d.End])
 			writeLines(b, '+', z[d.ReplStart:d.ReplEnd])
-			st.deleted += d.End - d.Start
-			st.added += d.ReplEnd - d.ReplStart
+			st.Deleted += d.End - d.Start
+			st.Added += d.ReplEnd - d.ReplStart
 			at = d.End
 		}
 		writeLines(b, ' ', a[at:e1])
@@ -51,14 +52,15 @@ func writeLines(b *bytes.Buffer, prefix byte, lines []string) {
 	}
 }
 
-// funcFinder finds hunk-header function lines, remembering the last one found as xdiff does.
+// funcFinder finds hunk-header function lines, remembering the last one found, so that hunks in the same
+// function share its header without searching again.
 type funcFinder struct {
 	lines []string
 	prev  int // where the previous search started; searches stop there
 	last  string
 }
 
-// maxFuncLine is the size of xdiff's function-line buffer.
+// maxFuncLine is the most bytes of a function line a hunk header carries, as `git diff` cuts them.
 const maxFuncLine = 80
 
 func (f *funcFinder) find(start int) string {
@@ -72,7 +74,8 @@ func (f *funcFinder) find(start int) string {
 	return f.last
 }
 
-// funcLine applies xdiff's def_ff.
+// funcLine applies the default hunk-header rule of gitattributes(5): a line that begins with a letter, an
+// underscore or a dollar sign names the function; trailing whitespace is dropped.
 func funcLine(line string) (string, bool) {
 	if line == "" {
 		return "", false
