@@ -1,10 +1,13 @@
 package gittools
 
-import "github.com/go-git/go-git/v5/plumbing"
+import (
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+)
 
 // derived holds what is computed from the repository state and dropped when it changes (see repo.refresh).
 type derived struct {
-	index *gitIndex
+	index *gitfmt.Index
 }
 
 // wtHash remembers the blob hash of a worktree file for given stat data, so racily clean or stat-dirty but
@@ -23,11 +26,11 @@ type statKey struct {
 }
 
 // index returns the parsed index, cached until the index file changes.
-func (rp *repo) index() (*gitIndex, error) {
+func (rp *repo) index() (*gitfmt.Index, error) {
 	if rp.derived.index != nil {
 		return rp.derived.index, nil
 	}
-	idx, err := readIndex(rp.gitDir, "index")
+	idx, err := gitfmt.ReadIndex(rp.gitDir, "index")
 	if err != nil {
 		return nil, rp.noted(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -12,7 +14,7 @@ import (
 )
 
 // changesWorktree lists index → worktree changes (git diff), and the unmerged paths, under limit.
-func (rp *repo) changesWorktree(ctx context.Context, idx *gitIndex, limit string) ([]change, []string, error) {
+func (rp *repo) changesWorktree(ctx context.Context, idx *gitfmt.Index, limit string) ([]change, []string, error) {
 	wt, err := rp.scanChanged(ctx, idx, limit)
 	if err != nil {
 		return nil, nil, err
@@ -22,9 +24,9 @@ func (rp *repo) changesWorktree(ctx context.Context, idx *gitIndex, limit string
 		if !inPath(p, limit) {
 			continue
 		}
-		e := idx.entries[idx.byName[p]]
-		ch := change{path: p, from: entry{hash: e.hash, mode: e.mode}, to: entry{wt: true}}
-		if e.intentToAdd {
+		e := idx.Entries[idx.ByName[p]]
+		ch := change{path: p, from: entry{hash: e.Hash, mode: e.Mode}, to: entry{wt: true}}
+		if e.IntentToAdd {
 			ch.from = entry{}
 		}
 		if c == 'D' {
@@ -38,12 +40,12 @@ func (rp *repo) changesWorktree(ctx context.Context, idx *gitIndex, limit string
 
 // scanChanged finds the tracked files under limit changed in the worktree. Untracked files are not part of
 // git diff, so it never walks the tree: it lstats the index entries (see scanTracked).
-func (rp *repo) scanChanged(ctx context.Context, idx *gitIndex, limit string) (*wtScan, error) {
+func (rp *repo) scanChanged(ctx context.Context, idx *gitfmt.Index, limit string) (*wtScan, error) {
 	return rp.scanTracked(ctx, idx, limit)
 }
 
 // changesStaged lists HEAD → index changes (git diff --cached) under limit.
-func (rp *repo) changesStaged(ctx context.Context, idx *gitIndex, limit string) ([]change, []string, error) {
+func (rp *repo) changesStaged(ctx context.Context, idx *gitfmt.Index, limit string) ([]change, []string, error) {
 	head, err := rp.headCommit()
 	if err != nil {
 		return nil, nil, err
@@ -73,7 +75,7 @@ func (rp *repo) changesStaged(ctx context.Context, idx *gitIndex, limit string) 
 }
 
 // changesTreeWorktree lists tree → worktree changes (git diff <rev>) for tracked files under limit.
-func (rp *repo) changesTreeWorktree(ctx context.Context, idx *gitIndex, tree plumbing.Hash, limit string) ([]change, error) {
+func (rp *repo) changesTreeWorktree(ctx context.Context, idx *gitfmt.Index, tree plumbing.Hash, limit string) ([]change, error) {
 	st, err := rp.treeVsIndex(ctx, idx, tree)
 	if err != nil {
 		return nil, err
@@ -127,15 +129,15 @@ func (rp *repo) treeEntry(l *treeLookup, tree plumbing.Hash, p string) (entry, e
 }
 
 // indexSide is p's stage-0 index entry, or absent.
-func indexSide(idx *gitIndex, p string) entry {
-	i, ok := idx.byName[p]
-	if !ok || idx.entries[i].stage != 0 || idx.entries[i].intentToAdd {
+func indexSide(idx *gitfmt.Index, p string) entry {
+	i, ok := idx.ByName[p]
+	if !ok || idx.Entries[i].Stage != 0 || idx.Entries[i].IntentToAdd {
 		return entry{}
 	}
-	return entry{hash: idx.entries[i].hash, mode: idx.entries[i].mode}
+	return entry{hash: idx.Entries[i].Hash, mode: idx.Entries[i].Mode}
 }
 
-func unmergedUnder(idx *gitIndex, limit string) []string {
+func unmergedUnder(idx *gitfmt.Index, limit string) []string {
 	var out []string
 	for p := range unmerged(idx) {
 		if inPath(p, limit) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -135,8 +137,8 @@ func (rp *repo) treeEntries(h plumbing.Hash) ([]object.TreeEntry, error) {
 		return nil, rp.noted(err)
 	}
 	for _, e := range t.Entries {
-		if !validPathComponent(e.Name) {
-			return nil, rp.noted(badEntry("tree "+h.String()[:shortLen], e.Name))
+		if !gitfmt.ValidPathComponent(e.Name) {
+			return nil, rp.noted(gitfmt.BadEntry("tree "+h.String()[:shortLen], e.Name))
 		}
 	}
 	return t.Entries, nil
@@ -177,8 +179,8 @@ func (b *treeBudget) child(dir, name string) (string, error) {
 	if dir == "" {
 		return name, nil
 	}
-	if len(dir)+1+len(name) > maxRepoPath {
-		return "", badEntry("tree", dir[:64]+"…")
+	if len(dir)+1+len(name) > gitfmt.MaxRepoPath {
+		return "", gitfmt.BadEntry("tree", dir[:64]+"…")
 	}
 	return dir + "/" + name, nil
 }

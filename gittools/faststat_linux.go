@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"golang.org/x/sys/unix"
 
@@ -38,14 +40,14 @@ func (rp *repo) newFastStat() *fastStat {
 
 // clean reports whether the worktree file of e has exactly the stat data, mode and size the index records
 // and is not racily clean: then compareFile would return 0 without reading it.
-func (f *fastStat) clean(e *indexEntry, idx *gitIndex) bool {
-	if f == nil || e.intentToAdd || racy(*e, idx) {
+func (f *fastStat) clean(e *gitfmt.IndexEntry, idx *gitfmt.Index) bool {
+	if f == nil || e.IntentToAdd || racy(*e, idx) {
 		return false
 	}
 	if len(f.dirs) >= maxOpenDirs {
 		f.closeDirs()
 	}
-	dir, name := path.Split(e.name)
+	dir, name := path.Split(e.Name)
 	fd := f.lastFD
 	if dir != f.lastDir {
 		fd = f.dir(dir)
@@ -58,16 +60,16 @@ func (f *fastStat) clean(e *indexEntry, idx *gitIndex) bool {
 }
 
 // statClean reports whether st is exactly the stat data, mode and size e records (racy aside).
-func statClean(e *indexEntry, st *unix.Stat_t) bool {
-	return statMode(st.Mode) == e.mode && uint32(st.Size) == e.size &&
-		uint32(st.Mtim.Sec) == e.mtimeS && uint32(st.Mtim.Nsec) == e.mtimeNs &&
-		uint32(st.Ctim.Sec) == e.ctimeS && uint32(st.Ctim.Nsec) == e.ctimeNs && uint32(st.Ino) == e.ino
+func statClean(e *gitfmt.IndexEntry, st *unix.Stat_t) bool {
+	return statMode(st.Mode) == e.Mode && uint32(st.Size) == e.Size &&
+		uint32(st.Mtim.Sec) == e.MtimeS && uint32(st.Mtim.Nsec) == e.MtimeNs &&
+		uint32(st.Ctim.Sec) == e.CtimeS && uint32(st.Ctim.Nsec) == e.CtimeNs && uint32(st.Ino) == e.Ino
 }
 
 // walkedClean is clean for the entry d of the untracked walk, stat-ed through the walk's own directory
 // handle (ignore.LstatEntry), which spares fastStat opening the directory again.
-func walkedClean(d fs.DirEntry, e *indexEntry, idx *gitIndex) bool {
-	if e.intentToAdd || racy(*e, idx) {
+func walkedClean(d fs.DirEntry, e *gitfmt.IndexEntry, idx *gitfmt.Index) bool {
+	if e.IntentToAdd || racy(*e, idx) {
 		return false
 	}
 	var st unix.Stat_t

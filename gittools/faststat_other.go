@@ -2,15 +2,19 @@
 
 package gittools
 
-import "io/fs"
+import (
+	"io/fs"
+
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+)
 
 // fastStat has no fast path outside Linux: every entry goes through the statter.
 type fastStat struct{}
 
 func (rp *repo) newFastStat() *fastStat { return nil }
 
-func (f *fastStat) clean(*indexEntry, *gitIndex) bool { return false }
+func (f *fastStat) clean(*gitfmt.IndexEntry, *gitfmt.Index) bool { return false }
 
 func (f *fastStat) close() {}
 
-func walkedClean(fs.DirEntry, *indexEntry, *gitIndex) bool { return false }
+func walkedClean(fs.DirEntry, *gitfmt.IndexEntry, *gitfmt.Index) bool { return false }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	commitgraph "github.com/go-git/go-git/v5/plumbing/format/commitgraph/v2"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -71,7 +73,7 @@ func (rp *repo) commitGraph() *graphFile {
 	if err != nil {
 		// Walks fall back to decoding commits; the client hears of it once per version of the file.
 		rp.badGraph = st
-		rp.noted(&refusedFile{file: ".git/" + graphPath, reason: "it is corrupt or too large; commits are read without it"})
+		rp.noted(&gitfmt.RefusedFile{File: ".git/" + graphPath, Reason: "it is corrupt or too large; commits are read without it"})
 		return nil
 	}
 	rp.graph = &graphFile{idx: idx, stamp: st}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -67,7 +69,7 @@ func (rp *repo) headBranch() string {
 	}
 	name := ref.Target()
 	short, ok := strings.CutPrefix(name.String(), "refs/heads/")
-	if !ok || validRefName(short) != nil {
+	if !ok || gitfmt.ValidRefName(short) != nil {
 		return ""
 	}
 	return name.String()

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -114,9 +116,9 @@ func TestValidRepoPath(t *testing.T) {
 		{"", false}, {"/abs", false}, {"a/", false}, {"a//b", false}, {".", false}, {"..", false}, {"a/./b", false},
 		{"a/../b", false}, {"x\x00y", false}, {".git", false}, {"a/.Git/b", false}, {".GIT.", false}, {".git  ", false},
 		{"git~1", false}, {"Git~1/x", false}, {".git:stream", false}, {".gi\u200dt", false}, {"\ufeff.git", false},
-		{`a\..\b`, false}, {`a\.git\b`, false}, {`a\`, false}, {strings.Repeat("a", maxRepoPath+1), false},
+		{`a\..\b`, false}, {`a\.git\b`, false}, {`a\`, false}, {strings.Repeat("a", gitfmt.MaxRepoPath+1), false},
 	} {
-		if got := validRepoPath(tt.name); got != tt.want {
+		if got := gitfmt.ValidPath(tt.name); got != tt.want {
 			t.Errorf("validRepoPath(%q) = %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -135,7 +137,7 @@ func TestParentDirsEnds(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			for d := range parentDirs(tt.p) {
+			for d := range gitfmt.ParentDirs(tt.p) {
 				got = append(got, d)
 			}
 		}()
@@ -310,7 +312,7 @@ func TestCraftedCacheTreeRefused(t *testing.T) {
 	if _, _, err := r.status(testCtx(t), nil, sc, StatusArgs{}); err == nil || !strings.Contains(err.Error(), "not a path git would write") {
 		t.Errorf("status with a cache-tree node \"..\": %v, want the index refused", err)
 	}
-	if _, err := checkedIndex(data, "index"); err == nil {
+	if _, err := gitfmt.CheckedIndex(data, "index"); err == nil {
 		t.Error("checkedIndex (the write tools' check too) accepted the crafted cache-tree")
 	}
 }
@@ -328,7 +330,7 @@ func TestIndexV4ParsedLikeGoGit(t *testing.T) {
 	if v := binary.BigEndian.Uint32(data[4:]); v != 4 {
 		t.Fatalf("index version %d, want 4", v)
 	}
-	fast, err := parseIndex(data)
+	fast, err := gitfmt.ParseIndex(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,8 +343,8 @@ func TestIndexV4ParsedLikeGoGit(t *testing.T) {
 		names = append(names, e.Name)
 	}
 	var got []string
-	for _, e := range fast.entries {
-		got = append(got, e.name)
+	for _, e := range fast.Entries {
+		got = append(got, e.Name)
 	}
 	if diff := cmp.Diff(names, got); diff != "" {
 		t.Errorf("names (-go-git +ours):\n%s", diff)
@@ -357,7 +359,7 @@ func v4Index(n, first, grow int) []byte {
 	binary.Write(&b, binary.BigEndian, uint32(4))
 	binary.Write(&b, binary.BigEndian, uint32(n))
 	for i := range n {
-		fixed := make([]byte, indexEntryFixed)
+		fixed := make([]byte, gitfmt.IndexEntryFixed)
 		binary.BigEndian.PutUint32(fixed[24:], 0o100644)
 		b.Write(fixed)
 		b.WriteByte(0) // strip nothing
@@ -382,10 +384,10 @@ func TestIndexV4NamesBounded(t *testing.T) {
 		wantErr string
 	}{
 		{"one name past PATH_MAX", v4Index(50, 100, 100), "not a path git would write"},
-		{"names past the budget", v4Index(40000, maxRepoPath, 0), "entry names pass 128 MiB"},
+		{"names past the budget", v4Index(40000, gitfmt.MaxRepoPath, 0), "entry names pass 128 MiB"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := checkedIndex(tt.data, "index")
+			_, err := gitfmt.CheckedIndex(tt.data, "index")
 			if err == nil {
 				t.Fatal("accepted")
 			}

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/internal/panics"
@@ -271,7 +273,7 @@ func TestOversizedRefRefused(t *testing.T) {
 // An index over maxIndexFile is refused from its size, by the read and the write tools.
 func TestOversizedIndexRefused(t *testing.T) {
 	f := newWriteFixture(t, map[string]string{"a.txt": "a\n"})
-	if err := os.Truncate(filepath.Join(f.dir, ".git", "index"), maxIndexFile+1<<20); err != nil {
+	if err := os.Truncate(filepath.Join(f.dir, ".git", "index"), gitfmt.MaxIndexFile+1<<20); err != nil {
 		t.Fatal(err)
 	}
 	const want = ".git/index refused: it is 129 MiB, over the 128 MiB limit"
@@ -324,7 +326,7 @@ func TestRefusalsLoggedForTheClient(t *testing.T) {
 // A panic in a scan goroutine ends that request with an error; the process goes on.
 func TestScanPanicBecomesAnError(t *testing.T) {
 	rp := &repo{} // no worktree handle: the scan dereferences nil on its goroutine
-	idx := &gitIndex{entries: []indexEntry{{name: "a.txt"}}, byName: map[string]int{"a.txt": 0}}
+	idx := &gitfmt.Index{Entries: []gitfmt.IndexEntry{{Name: "a.txt"}}, ByName: map[string]int{"a.txt": 0}}
 	_, _, err := rp.lstatEntries(testCtx(t), idx, 0, 1, nil)
 	if pe := (*panics.Error)(nil); !errors.As(err, &pe) {
 		t.Errorf("lstatEntries on a broken repo: %v, want a *panics.Error", err)

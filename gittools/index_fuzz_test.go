@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 )
 
 // A repository's index is input grove does not control (a repository can
@@ -27,13 +29,13 @@ func FuzzReadIndex(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, "index"), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		idx, err := readIndex(dir, "index")
+		idx, err := gitfmt.ReadIndex(dir, "index")
 		if err != nil {
 			return
 		}
-		for _, e := range idx.entries {
-			if !validRepoPath(e.name) {
-				t.Errorf("parsed an unsafe entry %q", e.name)
+		for _, e := range idx.Entries {
+			if !gitfmt.ValidPath(e.Name) {
+				t.Errorf("parsed an unsafe entry %q", e.Name)
 			}
 		}
 	})

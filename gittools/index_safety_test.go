@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
@@ -46,7 +48,7 @@ func TestCraftedIndexPathsRefused(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "not a path git would write") {
 				t.Errorf("status with index entry %q: %v, want it refused", bad, err)
 			}
-			if !validRepoPath("a/b.txt") || !validRepoPath(".gitignore") || !validRepoPath("x/.github/y") {
+			if !gitfmt.ValidPath("a/b.txt") || !gitfmt.ValidPath(".gitignore") || !gitfmt.ValidPath("x/.github/y") {
 				t.Error("validRepoPath refuses ordinary paths")
 			}
 		})

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -17,21 +19,21 @@ func TestIndexParserMatchesGoGit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast, err := parseIndex(data)
+	fast, err := gitfmt.ParseIndex(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	slow, err := decodeIndex(data)
+	slow, err := gitfmt.DecodeIndex(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(slow.entries, fast.entries, cmp.AllowUnexported(indexEntry{})); diff != "" {
+	if diff := cmp.Diff(slow.Entries, fast.Entries, cmp.AllowUnexported(gitfmt.IndexEntry{})); diff != "" {
 		t.Errorf("entries (-go-git +ours):\n%s", diff)
 	}
-	if len(fast.cacheTree) == 0 {
+	if len(fast.CacheTree) == 0 {
 		t.Error("no valid cache-tree nodes: the fixture should have some")
 	}
-	if _, ok := fast.cacheTree[""]; ok {
+	if _, ok := fast.CacheTree[""]; ok {
 		t.Error("root cache-tree node valid after staging a change")
 	}
 }

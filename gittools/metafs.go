@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/go-git/go-billy/v5"
@@ -68,7 +70,7 @@ func (f *boundedFile) ReadAt(p []byte, off int64) (int, error) {
 }
 
 func (f *boundedFile) over() error {
-	err := &refusedFile{file: ".git/" + f.rel, reason: fmt.Sprintf("it is over the %s limit grove reads", patchtext.SizeText(f.limit))}
+	err := &gitfmt.RefusedFile{File: ".git/" + f.rel, Reason: fmt.Sprintf("it is over the %s limit grove reads", patchtext.SizeText(f.limit))}
 	if f.fs.refused != nil {
 		f.fs.refused(err)
 	}

@@ -22,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/go-git/go-git/v5/config"
@@ -121,8 +123,8 @@ func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 		return nil, plumbing.ErrObjectNotFound
 	}
 	if o.Type() != plumbing.BlobObject && o.Size() > maxObjectBytes {
-		return nil, &refusedFile{file: o.Type().String() + " " + h.String()[:shortLen],
-			reason: fmt.Sprintf("it is %s, over the %s limit grove reads for a %s", patchtext.SizeText(o.Size()), patchtext.SizeText(maxObjectBytes), o.Type())}
+		return nil, &gitfmt.RefusedFile{File: o.Type().String() + " " + h.String()[:shortLen],
+			Reason: fmt.Sprintf("it is %s, over the %s limit grove reads for a %s", patchtext.SizeText(o.Size()), patchtext.SizeText(maxObjectBytes), o.Type())}
 	}
 	return o, nil
 }
@@ -184,7 +186,7 @@ func (s *objectStore) Config() (*config.Config, error) {
 		if fi != nil {
 			size = fi.Size()
 		}
-		return nil, tooBigFile(".git/config", size, maxConfigFile)
+		return nil, gitfmt.TooBigFile(".git/config", size, maxConfigFile)
 	}
 	return config.ReadConfig(bytes.NewReader(data))
 }

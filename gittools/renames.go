@@ -3,6 +3,8 @@ package gittools
 import (
 	"sort"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -43,7 +45,7 @@ func pairExactRenames(cs []change) []change {
 
 // stagedRenames pairs staged deletions and additions of identical blobs, as `git status` shows them
 // ("R  old -> new"); it rewrites staged in place and returns new path -> old path.
-func (rp *repo) stagedRenames(idx *gitIndex, staged map[string]byte) (map[string]string, error) {
+func (rp *repo) stagedRenames(idx *gitfmt.Index, staged map[string]byte) (map[string]string, error) {
 	var cs []change
 	var tree plumbing.Hash
 	for p, c := range staged {

@@ -32,6 +32,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -98,7 +100,7 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 		}
 	}
 	rp, err := r.cached(d)
-	if rf := (*refusedFile)(nil); errors.As(err, &rf) {
+	if rf := (*gitfmt.RefusedFile)(nil); errors.As(err, &rf) {
 		return nil, nil, err // the repository is there and allowed; the client may learn why it is refused
 	}
 	if err != nil {
@@ -118,7 +120,7 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 	}
 	if err := rp.refresh(); err != nil {
 		rp.mu.Unlock()
-		if rf := (*refusedFile)(nil); errors.As(err, &rf) {
+		if rf := (*gitfmt.RefusedFile)(nil); errors.As(err, &rf) {
 			return nil, nil, rp.noted(err)
 		}
 		r.log.Debug("refreshing repository failed", "repo", repoPath, "err", err)
@@ -282,4 +284,16 @@ func statStamp(p string) fileStamp {
 		return fileStamp{mtime: -1}
 	}
 	return fileStamp{mtime: fi.ModTime().UnixNano(), size: fi.Size(), ino: inode(fi)}
+}
+
+// noted logs err for the client when it is a refusal of repository data, and returns it. The record carries
+// audience=client, which the server forwards as notifications/message; it names the repository by its file://
+// URI (inside the roots) and the file relative to it, and leaves the offending data out.
+func (rp *repo) noted(err error) error {
+	var rf *gitfmt.RefusedFile
+	if err != nil && rp.logger != nil && errors.As(err, &rf) {
+		rp.logger.Warn("repository file refused", slog.String("audience", "client"),
+			slog.String("repo", rp.loc.URI()), slog.String("file", rf.File), slog.String("reason", rf.Reason))
+	}
+	return err
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 )
@@ -192,7 +194,7 @@ func TestValidRefName(t *testing.T) {
 		{"a\\b", false}, {"/a", false}, {"a/", false}, {"a//b", false}, {"a.", false}, {".a", false},
 		{"a/.b", false}, {"a.lock", false}, {"a/b.lock/c", false}, {"a@{1}", false}, {"a\x7f", false}, {"a\tb", false},
 	} {
-		if err := validRefName(tt.name); (err == nil) != tt.ok {
+		if err := gitfmt.ValidRefName(tt.name); (err == nil) != tt.ok {
 			t.Errorf("validRefName(%q) = %v, want ok=%v", tt.name, err, tt.ok)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"path"
 	"sync"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/grove-mcp/grove/internal/panics"
@@ -15,9 +17,9 @@ import (
 // scanTracked compares the index entries under limit ("" = all) with the worktree without walking the tree,
 // like git diff: no readdir and no ignore matching, only one lstat per tracked file, through an os.Root opened
 // on its directory (see statter). A path below a symlinked or missing directory counts as deleted, as in git.
-func (rp *repo) scanTracked(ctx context.Context, idx *gitIndex, limit string) (*wtScan, error) {
-	lo, hi := idx.prefixRange(limit)
-	if i, ok := idx.byName[limit]; ok {
+func (rp *repo) scanTracked(ctx context.Context, idx *gitfmt.Index, limit string) (*wtScan, error) {
+	lo, hi := idx.PrefixRange(limit)
+	if i, ok := idx.ByName[limit]; ok {
 		lo, hi = i, i+1
 	}
 	return rp.scanRange(ctx, idx, lo, hi, nil)
@@ -25,19 +27,19 @@ func (rp *repo) scanTracked(ctx context.Context, idx *gitIndex, limit string) (*
 
 // scanRange is scanTracked for the entries in [lo, hi); known[i] (if known is not nil) says entry i was
 // already proven clean (see walkedClean).
-func (rp *repo) scanRange(ctx context.Context, idx *gitIndex, lo, hi int, known []bool) (*wtScan, error) {
+func (rp *repo) scanRange(ctx context.Context, idx *gitfmt.Index, lo, hi int, known []bool) (*wtScan, error) {
 	infos, clean, err := rp.lstatEntries(ctx, idx, lo, hi, known)
 	if err != nil {
 		return nil, err
 	}
 	s := &wtScan{changed: map[string]byte{}}
 	for i := lo; i < hi; i++ {
-		e := idx.entries[i]
+		e := idx.Entries[i]
 		if clean[i-lo] || !worktreeEntry(idx, lo, i) {
 			continue
 		}
 		if c := rp.compareTracked(ctx, e, infos[i-lo], idx); c != 0 {
-			s.changed[e.name] = c
+			s.changed[e.Name] = c
 		}
 	}
 	return s, nil
@@ -45,23 +47,23 @@ func (rp *repo) scanRange(ctx context.Context, idx *gitIndex, lo, hi int, known 
 
 // worktreeEntry reports whether index entry i has a worktree file to compare: stage 0, not skip-worktree,
 // and the first entry of its name.
-func worktreeEntry(idx *gitIndex, lo, i int) bool {
-	e := idx.entries[i]
-	return e.stage == 0 && !e.skipWorktree && (i == lo || idx.entries[i-1].name != e.name)
+func worktreeEntry(idx *gitfmt.Index, lo, i int) bool {
+	e := idx.Entries[i]
+	return e.Stage == 0 && !e.SkipWorktree && (i == lo || idx.Entries[i-1].Name != e.Name)
 }
 
 // compareTracked returns 0 if info (nil: missing) matches index entry e, else its Y column ('M', 'T', 'D', 'A').
-func (rp *repo) compareTracked(ctx context.Context, e indexEntry, info fs.FileInfo, idx *gitIndex) byte {
+func (rp *repo) compareTracked(ctx context.Context, e gitfmt.IndexEntry, info fs.FileInfo, idx *gitfmt.Index) byte {
 	switch {
 	case info == nil:
 		return 'D'
 	case info.IsDir():
-		if e.mode != filemode.Submodule {
+		if e.Mode != filemode.Submodule {
 			return 'D'
 		}
 		return 0 // submodule contents are not compared (gap: dirty submodules show clean)
 	}
-	return rp.compareFile(ctx, e, e.name, info, idx)
+	return rp.compareFile(ctx, e, e.Name, info, idx)
 }
 
 // Scanning splits the entries into scanWorkers contiguous chunks lstat-ed in parallel, as git's preload-index
@@ -76,7 +78,7 @@ var useFastStat = true
 // lstatEntries lstats the worktree files of the entries in [lo, hi). clean[i-lo] is set when the file's stat
 // data proves it unchanged (see fastStat); otherwise infos[i-lo] describes it, nil when the file is missing or
 // lies below a symlink or a non-directory.
-func (rp *repo) lstatEntries(ctx context.Context, idx *gitIndex, lo, hi int, known []bool) (infos []fs.FileInfo, clean []bool, _ error) {
+func (rp *repo) lstatEntries(ctx context.Context, idx *gitfmt.Index, lo, hi int, known []bool) (infos []fs.FileInfo, clean []bool, _ error) {
 	infos, clean = make([]fs.FileInfo, hi-lo), make([]bool, hi-lo)
 	workers := 1
 	if hi-lo >= minParallelScan {
@@ -96,7 +98,7 @@ func (rp *repo) lstatEntries(ctx context.Context, idx *gitIndex, lo, hi int, kno
 }
 
 // lstatChunk fills clean[a-lo:b-lo] and infos[a-lo:b-lo] through its own fastStat and statter.
-func (rp *repo) lstatChunk(ctx context.Context, idx *gitIndex, lo, a, b int, known []bool, infos []fs.FileInfo, clean []bool) error {
+func (rp *repo) lstatChunk(ctx context.Context, idx *gitfmt.Index, lo, a, b int, known []bool, infos []fs.FileInfo, clean []bool) error {
 	var fast *fastStat
 	if useFastStat {
 		fast = rp.newFastStat()
@@ -114,11 +116,11 @@ func (rp *repo) lstatChunk(ctx context.Context, idx *gitIndex, lo, a, b int, kno
 		if !worktreeEntry(idx, lo, i) {
 			continue
 		}
-		if known != nil && known[i] || fast.clean(&idx.entries[i], idx) {
+		if known != nil && known[i] || fast.clean(&idx.Entries[i], idx) {
 			clean[i-lo] = true
 			continue
 		}
-		name := idx.entries[i].name
+		name := idx.Entries[i].Name
 		if !st.realDir(path.Dir(name), dirOK) {
 			continue
 		}

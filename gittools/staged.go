@@ -3,6 +3,8 @@ package gittools
 import (
 	"context"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -10,7 +12,7 @@ import (
 // staged compares HEAD's tree with the index, the X column of `git status --short`: 'A', 'M', 'D' or 'T'.
 // A subtree whose cache-tree node is valid and equals HEAD's is skipped without reading it, so a clean index
 // costs one map lookup (GIT-PERFORMANCE §6.1).
-func (rp *repo) staged(ctx context.Context, idx *gitIndex) (map[string]byte, error) {
+func (rp *repo) staged(ctx context.Context, idx *gitfmt.Index) (map[string]byte, error) {
 	head, err := rp.headCommit()
 	if err != nil {
 		return nil, err
@@ -23,25 +25,25 @@ func (rp *repo) staged(ctx context.Context, idx *gitIndex) (map[string]byte, err
 }
 
 // treeVsIndex compares a tree (zero hash: empty) with the index.
-func (rp *repo) treeVsIndex(ctx context.Context, idx *gitIndex, tree plumbing.Hash) (map[string]byte, error) {
+func (rp *repo) treeVsIndex(ctx context.Context, idx *gitfmt.Index, tree plumbing.Hash) (map[string]byte, error) {
 	out := map[string]byte{}
-	seen := make([]bool, len(idx.entries))
+	seen := make([]bool, len(idx.Entries))
 	if !tree.IsZero() {
 		if err := rp.diffTreeIndex(ctx, idx, "", tree, seen, out, newTreeBudget()); err != nil {
 			return nil, err
 		}
 	}
-	for i, e := range idx.entries {
-		if !seen[i] && e.stage == 0 && !e.intentToAdd {
-			out[e.name] = 'A'
+	for i, e := range idx.Entries {
+		if !seen[i] && e.Stage == 0 && !e.IntentToAdd {
+			out[e.Name] = 'A'
 		}
 	}
 	return out, nil
 }
 
-func (rp *repo) diffTreeIndex(ctx context.Context, idx *gitIndex, dir string, h plumbing.Hash, seen []bool, out map[string]byte, walk *treeBudget) error {
-	if ct, ok := idx.cacheTree[dir]; ok && ct == h {
-		lo, hi := idx.prefixRange(dir)
+func (rp *repo) diffTreeIndex(ctx context.Context, idx *gitfmt.Index, dir string, h plumbing.Hash, seen []bool, out map[string]byte, walk *treeBudget) error {
+	if ct, ok := idx.CacheTree[dir]; ok && ct == h {
+		lo, hi := idx.PrefixRange(dir)
 		for i := lo; i < hi; i++ {
 			seen[i] = true
 		}
@@ -68,16 +70,16 @@ func (rp *repo) diffTreeIndex(ctx context.Context, idx *gitIndex, dir string, h 
 			}
 			continue
 		}
-		i, ok := idx.byName[p]
+		i, ok := idx.ByName[p]
 		if !ok {
 			out[p] = 'D'
 			continue
 		}
-		for j := i; j < len(idx.entries) && idx.entries[j].name == p; j++ {
+		for j := i; j < len(idx.Entries) && idx.Entries[j].Name == p; j++ {
 			seen[j] = true
 		}
-		if e := idx.entries[i]; e.stage == 0 && !e.intentToAdd {
-			if c := compareEntry(te.Mode, te.Hash, e.mode, e.hash); c != 0 {
+		if e := idx.Entries[i]; e.Stage == 0 && !e.IntentToAdd {
+			if c := compareEntry(te.Mode, te.Hash, e.Mode, e.Hash); c != 0 {
 				out[p] = c
 			}
 		}

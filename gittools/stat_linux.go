@@ -5,6 +5,8 @@ package gittools
 import (
 	"io/fs"
 	"syscall"
+
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 )
 
 // inode returns the inode number of fi, or 0 where the platform has none.
@@ -26,13 +28,13 @@ func keyOf(fi fs.FileInfo) statKey {
 }
 
 // statMatches compares the stat data git records in the index with fi (mtime, ctime, inode, size).
-func statMatches(e indexEntry, fi fs.FileInfo) bool {
+func statMatches(e gitfmt.IndexEntry, fi fs.FileInfo) bool {
 	mt := fi.ModTime()
-	if uint32(mt.Unix()) != e.mtimeS || uint32(mt.Nanosecond()) != e.mtimeNs || uint32(fi.Size()) != e.size {
+	if uint32(mt.Unix()) != e.MtimeS || uint32(mt.Nanosecond()) != e.MtimeNs || uint32(fi.Size()) != e.Size {
 		return false
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		if uint32(st.Ctim.Sec) != e.ctimeS || uint32(st.Ctim.Nsec) != e.ctimeNs || uint32(st.Ino) != e.ino {
+		if uint32(st.Ctim.Sec) != e.CtimeS || uint32(st.Ctim.Nsec) != e.CtimeNs || uint32(st.Ino) != e.Ino {
 			return false
 		}
 	}

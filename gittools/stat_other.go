@@ -2,7 +2,11 @@
 
 package gittools
 
-import "io/fs"
+import (
+	"io/fs"
+
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+)
 
 func inode(fs.FileInfo) uint64 { return 0 }
 
@@ -10,7 +14,7 @@ func keyOf(fi fs.FileInfo) statKey {
 	return statKey{mtime: fi.ModTime().UnixNano(), size: fi.Size(), mode: uint32(fi.Mode())}
 }
 
-func statMatches(e indexEntry, fi fs.FileInfo) bool {
+func statMatches(e gitfmt.IndexEntry, fi fs.FileInfo) bool {
 	mt := fi.ModTime()
-	return uint32(mt.Unix()) == e.mtimeS && uint32(mt.Nanosecond()) == e.mtimeNs && uint32(fi.Size()) == e.size
+	return uint32(mt.Unix()) == e.MtimeS && uint32(mt.Nanosecond()) == e.MtimeNs && uint32(fi.Size()) == e.Size
 }

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -105,7 +107,7 @@ func (rp *repo) status(ctx context.Context, progress func(int)) (StatusOut, erro
 }
 
 // mergeStatus combines the columns, unmerged paths first in path order as git, then untracked.
-func mergeStatus(idx *gitIndex, staged map[string]byte, wt *wtScan, renames map[string]string) []StatusEntry {
+func mergeStatus(idx *gitfmt.Index, staged map[string]byte, wt *wtScan, renames map[string]string) []StatusEntry {
 	cols := map[string][2]byte{}
 	for p, c := range staged {
 		v := cols[p]
@@ -145,14 +147,14 @@ func col(c byte) string {
 }
 
 // unmerged maps each conflicted path to git's two-letter code, from the stages present.
-func unmerged(idx *gitIndex) map[string][2]byte {
-	if !idx.conflicts {
+func unmerged(idx *gitfmt.Index) map[string][2]byte {
+	if !idx.Conflicts {
 		return nil
 	}
 	stages := map[string]int{}
-	for _, e := range idx.entries {
-		if e.stage != 0 {
-			stages[e.name] |= 1 << (e.stage - 1)
+	for _, e := range idx.Entries {
+		if e.Stage != 0 {
+			stages[e.Name] |= 1 << (e.Stage - 1)
 		}
 	}
 	codes := map[int]string{1: "DD", 2: "AU", 3: "UD", 4: "UA", 5: "DU", 6: "AA", 7: "UU"}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/grove-mcp/grove/ignore"
@@ -15,8 +17,8 @@ import (
 // scanUntracked lists the untracked files, and directories as "dir/", in no particular order, and sets
 // known[i] for each index entry i it proves clean. The walk runs on walkWorkers goroutines besides the
 // caller's: each entry, hence each known[i], is seen once, and the rest is guarded.
-func (rp *repo) scanUntracked(ctx context.Context, idx *gitIndex, m *ignore.Matcher, known []bool, progress func(int)) ([]string, error) {
-	u := &untrackedScan{rp: rp, idx: idx, m: m, dirs: idx.dirs(), known: known, progress: progress}
+func (rp *repo) scanUntracked(ctx context.Context, idx *gitfmt.Index, m *ignore.Matcher, known []bool, progress func(int)) ([]string, error) {
+	u := &untrackedScan{rp: rp, idx: idx, m: m, dirs: idx.Dirs(), known: known, progress: progress}
 	err := m.WalkParallel(ctx, walkWorkers, u.visit)
 	return u.list, err
 }
@@ -30,7 +32,7 @@ var walkWorkers = min(2*runtime.GOMAXPROCS(0), 16) - 1
 // untrackedScan is the state of scanUntracked.
 type untrackedScan struct {
 	rp       *repo
-	idx      *gitIndex
+	idx      *gitfmt.Index
 	m        *ignore.Matcher
 	dirs     map[string]bool
 	known    []bool
@@ -56,11 +58,11 @@ func (u *untrackedScan) visit(rel string, d fs.DirEntry) error {
 	if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
 		return nil
 	}
-	i, tracked := u.idx.byName[rel]
+	i, tracked := u.idx.ByName[rel]
 	switch {
 	case !tracked:
 		u.add(rel)
-	case worktreeEntry(u.idx, 0, i) && walkedClean(d, &u.idx.entries[i], u.idx):
+	case worktreeEntry(u.idx, 0, i) && walkedClean(d, &u.idx.Entries[i], u.idx):
 		u.known[i] = true
 	}
 	return nil
@@ -101,8 +103,8 @@ func (rp *repo) ignoreMatcher() (*ignore.Matcher, error) {
 const progressEvery = 5000
 
 // scanDir decides whether the walk enters directory rel.
-func (rp *repo) scanDir(idx *gitIndex, m *ignore.Matcher, dirs map[string]bool, rel string, list *[]string) error {
-	if i, ok := idx.byName[rel]; ok && idx.entries[i].mode == filemode.Submodule {
+func (rp *repo) scanDir(idx *gitfmt.Index, m *ignore.Matcher, dirs map[string]bool, rel string, list *[]string) error {
+	if i, ok := idx.ByName[rel]; ok && idx.Entries[i].Mode == filemode.Submodule {
 		return fs.SkipDir // submodule contents are not compared (gap: dirty submodules show clean)
 	}
 	if dirs[rel] {
@@ -148,21 +150,4 @@ func (rp *repo) dirHasFiles(m *ignore.Matcher, rel string, depth int) bool {
 		}
 	}
 	return false
-}
-
-// dirs returns every directory that holds a tracked path, computed once per index.
-func (idx *gitIndex) dirs() map[string]bool {
-	if idx.dirSet != nil {
-		return idx.dirSet
-	}
-	idx.dirSet = map[string]bool{}
-	for _, e := range idx.entries {
-		for d := range parentDirs(e.name) {
-			if idx.dirSet[d] {
-				break
-			}
-			idx.dirSet[d] = true
-		}
-	}
-	return idx.dirSet
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io/fs"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
@@ -20,7 +22,7 @@ type wtScan struct {
 // scanRange then checks only the rest (index-driven, parallel lstats). It only lstats: content is hashed
 // (through os.Root, never blocking) only for files whose stat data differs from the index or that are racily
 // clean.
-func (rp *repo) scanWorktree(ctx context.Context, idx *gitIndex, untracked bool, progress func(int)) (*wtScan, error) {
+func (rp *repo) scanWorktree(ctx context.Context, idx *gitfmt.Index, untracked bool, progress func(int)) (*wtScan, error) {
 	if !untracked {
 		return rp.scanTracked(ctx, idx, "")
 	}
@@ -28,12 +30,12 @@ func (rp *repo) scanWorktree(ctx context.Context, idx *gitIndex, untracked bool,
 	if err != nil {
 		return nil, err
 	}
-	known := make([]bool, len(idx.entries))
+	known := make([]bool, len(idx.Entries))
 	list, err := rp.scanUntracked(ctx, idx, m, known, progress)
 	if err != nil {
 		return nil, err
 	}
-	s, err := rp.scanRange(ctx, idx, 0, len(idx.entries), known)
+	s, err := rp.scanRange(ctx, idx, 0, len(idx.Entries), known)
 	if err != nil {
 		return nil, err
 	}
@@ -42,25 +44,25 @@ func (rp *repo) scanWorktree(ctx context.Context, idx *gitIndex, untracked bool,
 }
 
 // compareFile returns 0 if the worktree file rel matches index entry e, else 'M' or 'T'.
-func (rp *repo) compareFile(ctx context.Context, e indexEntry, rel string, info fs.FileInfo, idx *gitIndex) byte {
-	if e.intentToAdd {
+func (rp *repo) compareFile(ctx context.Context, e gitfmt.IndexEntry, rel string, info fs.FileInfo, idx *gitfmt.Index) byte {
+	if e.IntentToAdd {
 		return 'A'
 	}
 	wm := worktreeMode(info)
-	if wm == 0 || kind(wm) != kind(e.mode) {
+	if wm == 0 || kind(wm) != kind(e.Mode) {
 		return 'T'
 	}
-	if wm != e.mode && e.mode != filemode.Deprecated {
+	if wm != e.Mode && e.Mode != filemode.Deprecated {
 		return 'M'
 	}
-	if uint32(info.Size()) != e.size {
+	if uint32(info.Size()) != e.Size {
 		return 'M'
 	}
 	if statMatches(e, info) && !racy(e, idx) {
 		return 0
 	}
 	h, err := rp.worktreeHash(ctx, rel, info, wm)
-	if err != nil || h != e.hash {
+	if err != nil || h != e.Hash {
 		return 'M'
 	}
 	return 0
@@ -80,9 +82,9 @@ func worktreeMode(info fs.FileInfo) filemode.FileMode {
 }
 
 // racy reports whether e was written in the same time slot as the index, so equal stat data proves nothing.
-func racy(e indexEntry, idx *gitIndex) bool {
-	s, ns := uint32(idx.mtime.Unix()), uint32(idx.mtime.Nanosecond())
-	return e.mtimeS > s || e.mtimeS == s && e.mtimeNs >= ns
+func racy(e gitfmt.IndexEntry, idx *gitfmt.Index) bool {
+	s, ns := uint32(idx.Mtime.Unix()), uint32(idx.Mtime.Nanosecond())
+	return e.MtimeS > s || e.MtimeS == s && e.MtimeNs >= ns
 }
 
 // maxHashCache bounds the remembered worktree hashes; the cache simply starts over when full.

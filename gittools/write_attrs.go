@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/gitattributes"
 )
@@ -50,7 +52,7 @@ func (rp *repo) newConversions(wt *os.Root) *conversions {
 func (c *conversions) attrs(rel string) map[string]gitattributes.Attribute {
 	var stack []gitattributes.MatchAttribute
 	dirs := []string{"."}
-	for d := range parentDirs(rel) {
+	for d := range gitfmt.ParentDirs(rel) {
 		dirs = append(dirs, d)
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,14 +61,14 @@ func (r *Repos) createBranch(ctx context.Context, _ *mcp.CallToolRequest, sc *ro
 
 // branchName validates a branch name given short ("x") or full ("refs/heads/x").
 func branchName(s string) (plumbing.ReferenceName, error) {
-	if err := validRefName(s); err != nil {
+	if err := gitfmt.ValidRefName(s); err != nil {
 		return "", err
 	}
 	short := strings.TrimPrefix(s, "refs/heads/")
 	if strings.HasPrefix(s, "refs/") && short == s {
 		return "", fmt.Errorf("invalid branch name %q: only refs/heads/ names are branches", s)
 	}
-	if err := validRefName(short); err != nil {
+	if err := gitfmt.ValidRefName(short); err != nil {
 		return "", err
 	}
 	return plumbing.NewBranchReferenceName(short), nil

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -58,7 +60,7 @@ func removeTracked(wt *os.Root, p string) error {
 	if err := wt.Remove(filepath.FromSlash(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("removing %s: %w", p, pathErr(err))
 	}
-	for dir := range parentDirs(p) {
+	for dir := range gitfmt.ParentDirs(p) {
 		if wt.Remove(filepath.FromSlash(dir)) != nil {
 			break // not empty
 		}
@@ -144,7 +146,7 @@ func replaceFile(ctx context.Context, wt *os.Root, p string, o plumbing.EncodedO
 // writeSymlink creates the symlink name pointing where blob o says; a target longer than a path can be is
 // refused.
 func writeSymlink(wt *os.Root, name string, o plumbing.EncodedObject) error {
-	if o.Size() > maxRepoPath {
+	if o.Size() > gitfmt.MaxRepoPath {
 		return fmt.Errorf("symbolic link target of %s, longer than a path can be", patchtext.SizeText(o.Size()))
 	}
 	target, err := readPrefix(o, o.Size())

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -59,11 +61,11 @@ func (rp *repo) loadIndex() (*indexFile, error) {
 
 // decodeChecked reads the index file f into idx once checkedIndex accepts it.
 func decodeChecked(f *os.File, idx *index.Index) error {
-	data, fi, err := readIndexFile(f, "index")
+	data, fi, err := gitfmt.ReadIndexFile(f, "index")
 	if err != nil {
 		return err
 	}
-	if _, err := checkedIndex(data, "index"); err != nil {
+	if _, err := gitfmt.CheckedIndex(data, "index"); err != nil {
 		return err
 	}
 	idx.ModTime = fi.ModTime()
@@ -127,7 +129,7 @@ func (ix *indexFile) entry(name string) *index.Entry {
 // directory or a file (a/b replaces a file a; a file a replaces a/...), as git's add_index_entry does.
 func (ix *indexFile) set(e *index.Entry) {
 	ix.removeName(e.Name)
-	for d := range parentDirs(e.Name) {
+	for d := range gitfmt.ParentDirs(e.Name) {
 		ix.removeName(d)
 	}
 	if ix.dirs[e.Name] > 0 {
@@ -138,7 +140,7 @@ func (ix *indexFile) set(e *index.Entry) {
 
 func (ix *indexFile) add(e *index.Entry) {
 	if len(ix.byName[e.Name]) == 0 {
-		for d := range parentDirs(e.Name) {
+		for d := range gitfmt.ParentDirs(e.Name) {
 			ix.dirs[d]++
 		}
 	}
@@ -151,7 +153,7 @@ func (ix *indexFile) removeName(name string) bool {
 		return false
 	}
 	delete(ix.byName, name)
-	for d := range parentDirs(name) {
+	for d := range gitfmt.ParentDirs(name) {
 		if ix.dirs[d]--; ix.dirs[d] <= 0 {
 			delete(ix.dirs, d)
 		}

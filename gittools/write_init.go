@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/roots"
@@ -79,7 +81,7 @@ func defaultBranch() string {
 	b := "master"
 	for _, c := range globalConfigs() {
 		if c.HasSection("init") {
-			if v := c.Section("init").Options.Get("defaultBranch"); v != "" && validRefName(v) == nil {
+			if v := c.Section("init").Options.Get("defaultBranch"); v != "" && gitfmt.ValidRefName(v) == nil {
 				b = v
 			}
 		}

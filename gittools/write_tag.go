@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -70,14 +72,14 @@ func tagMessage(name, message string) (string, error) {
 
 // tagName validates a tag name given short ("v1.0") or full ("refs/tags/v1.0").
 func tagName(s string) (plumbing.ReferenceName, error) {
-	if err := validRefName(s); err != nil {
+	if err := gitfmt.ValidRefName(s); err != nil {
 		return "", err
 	}
 	short := strings.TrimPrefix(s, "refs/tags/")
 	if strings.HasPrefix(s, "refs/") && short == s {
 		return "", fmt.Errorf("invalid tag name %q: only refs/tags/ names are tags", s)
 	}
-	if err := validRefName(short); err != nil {
+	if err := gitfmt.ValidRefName(short); err != nil {
 		return "", err
 	}
 	return plumbing.NewTagReferenceName(short), nil

@@ -1,4 +1,4 @@
-package gittools
+package gitfmt
 
 import (
 	"errors"
@@ -9,11 +9,11 @@ import (
 // maxRefName bounds ref names; git has no hard limit, but nothing legitimate comes near it.
 const maxRefName = 1024
 
-// validRefName reports whether name is a valid branch or tag name by git's check-ref-format rules
+// ValidRefName reports whether name is a valid branch or tag name by git's check-ref-format rules
 // (one-level names such as "main" allowed, as `git branch` does), and also refuses names git's
 // porcelain refuses: a leading '-' (option-like) and "HEAD". name may be short ("feature/x") or full
 // ("refs/heads/feature/x"). The error quotes name and says which rule it breaks.
-func validRefName(name string) error {
+func ValidRefName(name string) error {
 	if err := refNameRule(name); err != nil {
 		return fmt.Errorf("invalid ref name %q: %w", name, err)
 	}

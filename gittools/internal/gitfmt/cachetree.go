@@ -1,4 +1,4 @@
-package gittools
+package gitfmt
 
 import (
 	"bytes"
@@ -57,12 +57,12 @@ type frame struct {
 func cacheTreePath(stack []frame, name string, root bool) (string, error) {
 	if root {
 		if name != "" {
-			return "", badEntry("", name)
+			return "", BadEntry("", name)
 		}
 		return "", nil
 	}
-	if len(stack) == 0 || !validPathComponent(name) {
-		return "", badEntry("", name)
+	if len(stack) == 0 || !ValidPathComponent(name) {
+		return "", BadEntry("", name)
 	}
 	top := &stack[len(stack)-1]
 	top.left--
