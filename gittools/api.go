@@ -5,7 +5,10 @@ import (
 	"errors"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
@@ -22,11 +25,11 @@ func (r *Repos) Diff(ctx context.Context, sc *roots.Scope, repoPath string, stag
 		return "", err
 	}
 	defer unlock()
-	changes, _, err := rp.diffChanges(ctx, staged, base, "")
+	changes, _, err := diffChanges(rp, ctx, staged, base, "")
 	if err != nil {
 		return "", err
 	}
-	_, patch, err := rp.render(ctx, changes, defaultContext, false)
+	_, patch, err := render(rp, ctx, changes, defaultContext, false)
 	return patch, err
 }
 
@@ -40,11 +43,11 @@ func (r *Repos) Show(ctx context.Context, sc *roots.Scope, repoPath, revision st
 		return "", "", err
 	}
 	defer unlock()
-	c, err := rp.commit(revision)
+	c, err := rp.Commit(revision)
 	if err != nil {
 		return "", "", err
 	}
-	out, _, err := rp.showCommit(ctx, c)
+	out, _, err := showCommit(rp, ctx, c)
 	if err != nil {
 		return "", "", err
 	}
@@ -62,7 +65,7 @@ func (r *Repos) FileLog(ctx context.Context, sc *roots.Scope, path string, maxCo
 		return "", err
 	}
 	defer unlock()
-	rel, err := rp.repoRel(sc, path)
+	rel, err := rp.RepoRel(sc, path)
 	if err != nil {
 		return "", err
 	}
@@ -73,38 +76,38 @@ func (r *Repos) FileLog(ctx context.Context, sc *roots.Scope, path string, maxCo
 	if maxCount <= 0 {
 		q.max = defaultLogCount
 	}
-	out, err := rp.log(ctx, q)
+	out, err := log(rp, ctx, q)
 	if err != nil {
 		return "", err
 	}
-	return rp.fileLogText(ctx, out, rel)
+	return fileLogText(rp, ctx, out, rel)
 }
 
-func (rp *repo) fileLogText(ctx context.Context, out LogOut, rel string) (string, error) {
+func fileLogText(rp *repo.Repo, ctx context.Context, out LogOut, rel string) (string, error) {
 	var b strings.Builder
 	for i, ci := range out.Commits {
 		if b.Len() > maxPatchBytes {
-			b.WriteString("… " + itoa(len(out.Commits)-i) + " older commits not shown (output cap)\n")
+			b.WriteString("… " + strconv.Itoa(len(out.Commits)-i) + " older commits not shown (output cap)\n")
 			break
 		}
-		c, err := rp.git.CommitObject(hashOf(ci.Hash))
+		c, err := rp.Git.CommitObject(repo.HashOf(ci.Hash))
 		if err != nil {
 			return "", err
 		}
 		b.WriteString(commitHeader(c))
-		var parent = zeroHash
+		var parent = repo.ZeroHash
 		if len(c.ParentHashes) > 0 {
-			p, err := rp.git.CommitObject(c.ParentHashes[0])
+			p, err := rp.Git.CommitObject(c.ParentHashes[0])
 			if err != nil {
 				return "", err
 			}
 			parent = p.TreeHash
 		}
-		changes, err := rp.diffTrees(ctx, parent, c.TreeHash, rel)
+		changes, err := diffTrees(rp, ctx, parent, c.TreeHash, rel)
 		if err != nil {
 			return "", err
 		}
-		_, patch, err := rp.render(ctx, changes, defaultContext, false)
+		_, patch, err := render(rp, ctx, changes, defaultContext, false)
 		if err != nil {
 			return "", err
 		}
@@ -114,7 +117,7 @@ func (rp *repo) fileLogText(ctx context.Context, out LogOut, rel string) (string
 }
 
 // openFor opens the repository holding path, which may be a file that no longer exists in the worktree.
-func (r *Repos) openFor(ctx context.Context, sc *roots.Scope, path string) (*repo, func(), error) {
+func (r *Repos) openFor(ctx context.Context, sc *roots.Scope, path string) (*repo.Repo, func(), error) {
 	if err := scope.RefuseTilde(path); err != nil {
 		return nil, nil, err
 	}
@@ -125,7 +128,7 @@ func (r *Repos) openFor(ctx context.Context, sc *roots.Scope, path string) (*rep
 	abs := path
 	if roots.IsURI(path) {
 		if abs, err = roots.Parse(path); err != nil {
-			return nil, nil, errNoRepo(path)
+			return nil, nil, repo.ErrNoRepo(path)
 		}
 	}
 	for d := filepath.Dir(abs); filepath.IsAbs(d) && d != filepath.Dir(d); d = filepath.Dir(d) {
@@ -136,7 +139,7 @@ func (r *Repos) openFor(ctx context.Context, sc *roots.Scope, path string) (*rep
 			return rp, unlock, nil
 		}
 	}
-	return nil, nil, errNoRepo(path)
+	return nil, nil, repo.ErrNoRepo(path)
 }
 
 // Subjects returns the subjects of the last n commits on HEAD, newest first.
@@ -149,7 +152,7 @@ func (r *Repos) Subjects(ctx context.Context, sc *roots.Scope, repoPath string, 
 	if n <= 0 {
 		n = defaultLogCount
 	}
-	out, err := rp.log(ctx, logQuery{max: min(n, maxLogCount)})
+	out, err := log(rp, ctx, logQuery{max: min(n, maxLogCount)})
 	if err != nil {
 		return nil, err
 	}
@@ -183,7 +186,7 @@ func (r *Repos) Revisions(ctx context.Context, sc *roots.Scope, repoPath, prefix
 			}
 		}
 	}
-	br, err := rp.branches(true, true)
+	br, err := branches(rp, true, true)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +195,7 @@ func (r *Repos) Revisions(ctx context.Context, sc *roots.Scope, repoPath, prefix
 		names = append(names, b.Name)
 	}
 	add(names)
-	tags, err := rp.tags()
+	tags, err := tags(rp)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +204,7 @@ func (r *Repos) Revisions(ctx context.Context, sc *roots.Scope, repoPath, prefix
 		names = append(names, t.Name)
 	}
 	add(names)
-	log, err := rp.log(ctx, logQuery{max: recentCommits})
+	log, err := log(rp, ctx, logQuery{max: recentCommits})
 	if err != nil {
 		return nil, err
 	}

@@ -97,14 +97,14 @@ func TestShortHashes(t *testing.T) {
 	defer unlock()
 	for _, full := range gitLogHashes(f) {
 		for _, n := range []int{7, 12, 40} {
-			h, err := rp.resolve(full[:n])
+			h, err := rp.Resolve(full[:n])
 			if err != nil || h.String() != full {
 				t.Errorf("resolve(%s) = %s, %v", full[:n], h, err)
 			}
 		}
 	}
 	// every object shares a 1-hex prefix with others: too short or ambiguous prefixes fail
-	if _, err := rp.resolve(gitLogHashes(f)[0][:3]); err == nil {
+	if _, err := rp.Resolve(gitLogHashes(f)[0][:3]); err == nil {
 		t.Error("a 3-hex prefix resolved")
 	}
 }

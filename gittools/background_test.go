@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/scope"
 )
 
@@ -35,8 +37,8 @@ func TestBackgroundPanicIsContained(t *testing.T) {
 	ran := make(chan struct{})
 	r.background("test work", func() {
 		close(ran)
-		var p *repo
-		_ = p.worktree // nil dereference: a runtime panic
+		var p *repo.Repo
+		_ = p.Worktree // nil dereference: a runtime panic
 	})
 	<-ran
 	if err := r.Close(); err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -65,11 +67,11 @@ func (r *Repos) blameTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots
 		return nil, BlameOut{}, err
 	}
 	defer unlock()
-	p, err := rp.repoRel(sc, in.Path)
+	p, err := rp.RepoRel(sc, in.Path)
 	if err != nil {
 		return nil, BlameOut{}, err
 	}
-	out, err := rp.blame(ctx, p, in)
+	out, err := blame(rp, ctx, p, in)
 	if err != nil {
 		return nil, BlameOut{}, err
 	}
@@ -77,21 +79,21 @@ func (r *Repos) blameTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots
 }
 
 // blame answers git_blame for p: only the lines shown are tracked through history (see blameRange).
-func (rp *repo) blame(ctx context.Context, p string, in BlameArgs) (BlameOut, error) {
+func blame(rp *repo.Repo, ctx context.Context, p string, in BlameArgs) (BlameOut, error) {
 	rev := in.Revision
 	if rev == "" {
 		rev = "HEAD"
 	}
-	c, err := rp.commit(rev)
+	c, err := rp.Commit(rev)
 	if err != nil {
 		return BlameOut{}, err
 	}
 	if p == "" {
 		return BlameOut{}, fmt.Errorf("path must name a file")
 	}
-	objects := rp.newBlobReader()
+	objects := newBlobReader(rp)
 	defer objects.close()
-	blob, lines, err := rp.blameFile(objects, c, p)
+	blob, lines, err := blameFile(rp, objects, c, p)
 	if err != nil {
 		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", patchtext.QuotePath(p), rev, err)
 	}
@@ -106,9 +108,9 @@ func (rp *repo) blame(ctx context.Context, p string, in BlameArgs) (BlameOut, er
 	if start > end {
 		return out, nil
 	}
-	owners, err := rp.blameRange(ctx, objects, c, p, blob, start-1, end)
+	owners, err := blameRange(rp, ctx, objects, c, p, blob, start-1, end)
 	if err == nil {
-		err = rp.describeLines(&out, owners, lines, start)
+		err = describeLines(rp, &out, owners, lines, start)
 	}
 	if err != nil {
 		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", patchtext.QuotePath(p), rev, err)
@@ -117,13 +119,13 @@ func (rp *repo) blame(ctx context.Context, p string, in BlameArgs) (BlameOut, er
 }
 
 // describeLines appends lines start, start+1, … with the commits blamed for them (owners, in order).
-func (rp *repo) describeLines(out *BlameOut, owners []plumbing.Hash, lines []string, start int) error {
+func describeLines(rp *repo.Repo, out *BlameOut, owners []plumbing.Hash, lines []string, start int) error {
 	for i, h := range owners {
-		e, err := rp.cachedCommit(h)
+		e, err := rp.CachedCommit(h)
 		if err != nil {
 			return err
 		}
-		a := e.c.Author
+		a := e.C.Author
 		out.Lines = append(out.Lines, BlameLine{Line: start + i, Commit: h.String(), Author: a.Name,
 			Email: a.Email, Date: a.When.Format("2006-01-02"), Text: strings.TrimSuffix(lines[start+i-1], "\n")})
 	}
@@ -131,19 +133,19 @@ func (rp *repo) describeLines(out *BlameOut, owners []plumbing.Hash, lines []str
 }
 
 // blameFile returns the blob at p in c and its lines.
-func (rp *repo) blameFile(objects *blobReader, c *object.Commit, p string) (plumbing.Hash, []string, error) {
-	e, err := newTreeLookup(rp).find(c.TreeHash, p)
+func blameFile(rp *repo.Repo, objects *blobReader, c *object.Commit, p string) (plumbing.Hash, []string, error) {
+	e, err := repo.NewTreeLookup(rp).Find(c.TreeHash, p)
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}
-	if !e.found || !e.mode.IsFile() {
+	if !e.Found || !e.Mode.IsFile() {
 		return plumbing.ZeroHash, nil, object.ErrFileNotFound
 	}
-	data, err := objects.blob(e.hash)
+	data, err := objects.blob(e.Hash)
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}
-	return e.hash, patchtext.SplitLines(data), nil
+	return e.Hash, patchtext.SplitLines(data), nil
 }
 
 func formatBlame(out BlameOut, in BlameArgs) string {

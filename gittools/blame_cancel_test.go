@@ -3,6 +3,7 @@ package gittools
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -26,9 +27,9 @@ func TestBlameStopsWhenCancelled(t *testing.T) {
 	f := newFixture(t)
 	var text strings.Builder
 	for i := range 8 {
-		text.WriteString("line " + itoa(i) + "\n")
+		text.WriteString("line " + strconv.Itoa(i) + "\n")
 		f.write("grow.txt", text.String())
-		f.commit("line " + itoa(i))
+		f.commit("line " + strconv.Itoa(i))
 	}
 	r, sc := f.repos()
 	cancelled, cancel := context.WithCancel(context.Background())

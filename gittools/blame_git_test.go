@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/grove-mcp/grove/gittools/internal/gen"
@@ -26,7 +28,7 @@ func gitBlameCommits(t testing.TB, dir, home, rev, path string) []string {
 	}
 	got := []string{}
 	for _, l := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(l); len(f) >= 3 && len(f[0]) == 40 && isHex(f[0]) {
+		if f := strings.Fields(l); len(f) >= 3 && len(f[0]) == 40 && repo.IsHex(f[0]) {
 			got = append(got, f[0]+" "+f[2])
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -38,12 +40,12 @@ func (b *blamer) lines(h plumbing.Hash) (linediff.Text, error) {
 // whole unless asked for the size alone, and asking costs a probe of the loose store for every object.
 // So the reader looks in the loose store itself, through the objects directory opened once.
 type blobReader struct {
-	rp      *repo
+	rp      *repo.Repo
 	objects *os.Root // nil when it cannot be opened: then every object is sized by go-git
 }
 
-func (rp *repo) newBlobReader() *blobReader {
-	objects, _ := os.OpenRoot(filepath.Join(rp.commonDir, "objects"))
+func newBlobReader(rp *repo.Repo) *blobReader {
+	objects, _ := os.OpenRoot(filepath.Join(rp.CommonDir, "objects"))
 	return &blobReader{rp: rp, objects: objects}
 }
 
@@ -62,7 +64,7 @@ func (r *blobReader) blob(h plumbing.Hash) ([]byte, error) {
 // reads no more than that size, and fails if the content is longer or shorter.
 func (r *blobReader) read(t plumbing.ObjectType, h plumbing.Hash, limit int64) ([]byte, error) {
 	if r.loose(h) {
-		size, err := r.rp.git.Storer.EncodedObjectSize(h)
+		size, err := r.rp.Git.Storer.EncodedObjectSize(h)
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +72,7 @@ func (r *blobReader) read(t plumbing.ObjectType, h plumbing.Hash, limit int64) (
 			return nil, &tooLargeError{kind: t, size: size, limit: limit}
 		}
 	}
-	o, err := r.rp.git.Storer.EncodedObject(t, h)
+	o, err := r.rp.Git.Storer.EncodedObject(t, h)
 	if err != nil {
 		return nil, err
 	}
@@ -97,9 +99,9 @@ func (r *blobReader) read(t plumbing.ObjectType, h plumbing.Hash, limit int64) (
 // size returns the size of object h without inflating more than 16 KiB of it.
 func (r *blobReader) size(h plumbing.Hash) (int64, error) {
 	if r.loose(h) {
-		return r.rp.git.Storer.EncodedObjectSize(h)
+		return r.rp.Git.Storer.EncodedObjectSize(h)
 	}
-	o, err := r.rp.git.Storer.EncodedObject(plumbing.AnyObject, h)
+	o, err := r.rp.Git.Storer.EncodedObject(plumbing.AnyObject, h)
 	if err != nil {
 		return 0, err
 	}

@@ -29,7 +29,7 @@ func (b *blamer) renamedFrom(p *object.Commit, o *blameOrigin) (string, plumbing
 	case len(r.deleted) == 0 || len(r.deleted) > maxRenameSources:
 		return "", plumbing.ZeroHash, nil
 	}
-	if e, err := b.trees.find(o.c.TreeHash, o.path); err != nil || e.mode != filemode.Regular && e.mode != filemode.Executable {
+	if e, err := b.trees.Find(o.c.TreeHash, o.path); err != nil || e.Mode != filemode.Regular && e.Mode != filemode.Executable {
 		return "", plumbing.ZeroHash, err // git scores regular files only
 	}
 	return r.mostSimilar(o)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
@@ -19,12 +21,12 @@ import (
 // the commit-graph when there is one: the walk needs only parents, root tree and date.
 type blamer struct {
 	ctx     context.Context // checked per commit and per tree or file a rename search reads
-	rp      *repo
+	rp      *repo.Repo
 	objects *blobReader
-	graph   *commitGraph
-	trees   *treeLookup
+	graph   *repo.CommitGraph
+	trees   *repo.TreeLookup
 	origins map[originKey]*blameOrigin // the queued ones
-	queue   byCommitTime[*blameOrigin]
+	queue   repo.ByCommitTime[*blameOrigin]
 	seq     int
 	blobs   map[plumbing.Hash]linediff.Text // lines of the blobs of queued origins (see release)
 	differ  linediff.Differ
@@ -50,8 +52,8 @@ type blameOrigin struct {
 type suspect struct{ final, at int }
 
 // blameRange returns the commit to blame for lines [lo, hi) (0-based) of blob at path in commit c.
-func (rp *repo) blameRange(ctx context.Context, objects *blobReader, c *object.Commit, path string, blob plumbing.Hash, lo, hi int) ([]plumbing.Hash, error) {
-	b := &blamer{ctx: ctx, rp: rp, objects: objects, graph: rp.walkGraph(), trees: newTreeLookup(rp),
+func blameRange(rp *repo.Repo, ctx context.Context, objects *blobReader, c *object.Commit, path string, blob plumbing.Hash, lo, hi int) ([]plumbing.Hash, error) {
+	b := &blamer{ctx: ctx, rp: rp, objects: objects, graph: rp.WalkGraph(), trees: repo.NewTreeLookup(rp),
 		origins: map[originKey]*blameOrigin{}, blobs: map[plumbing.Hash]linediff.Text{},
 		refs: map[plumbing.Hash]int{}, owner: make([]plumbing.Hash, hi-lo)}
 	sus := make([]suspect, hi-lo)
@@ -193,19 +195,19 @@ func (b *blamer) parentVersions(o *blameOrigin) ([]parentVersion, error) {
 
 // blobAt returns the blob at path in a tree; found is false for a missing path, a directory or a submodule.
 func (b *blamer) blobAt(tree plumbing.Hash, path string) (plumbing.Hash, bool, error) {
-	e, err := b.trees.find(tree, path)
-	if err != nil || !e.found || !e.mode.IsFile() {
+	e, err := b.trees.Find(tree, path)
+	if err != nil || !e.Found || !e.Mode.IsFile() {
 		return plumbing.ZeroHash, false, err
 	}
-	return e.hash, true, nil
+	return e.Hash, true, nil
 }
 
 // commit reads a commit for the walk: from the commit-graph or cache when possible, else decoded.
 func (b *blamer) commit(h plumbing.Hash) (*object.Commit, error) {
-	if c, ok := b.graph.commit(h); ok {
+	if c, ok := b.graph.Commit(h); ok {
 		return c, nil
 	}
-	return b.rp.git.CommitObject(h)
+	return b.rp.Git.CommitObject(h)
 }
 
-func (o *blameOrigin) commitTime() (int64, int) { return o.c.Committer.When.Unix(), o.seq }
+func (o *blameOrigin) CommitTime() (int64, int) { return o.c.Committer.When.Unix(), o.seq }

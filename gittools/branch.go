@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,7 +61,7 @@ func (r *Repos) branch(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sc
 		return nil, BranchOut{}, err
 	}
 	defer unlock()
-	out, err := rp.branches(local, remote)
+	out, err := branches(rp, local, remote)
 	if err != nil {
 		return nil, BranchOut{}, err
 	}
@@ -82,12 +84,12 @@ func (r *Repos) branch(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sc
 }
 
 // branches lists branches sorted by name, locals first.
-func (rp *repo) branches(local, remote bool) (BranchOut, error) {
+func branches(rp *repo.Repo, local, remote bool) (BranchOut, error) {
 	out := BranchOut{Branches: []BranchInfo{}}
-	if head, err := rp.git.Storer.Reference(plumbing.HEAD); err == nil && head.Type() == plumbing.SymbolicReference {
+	if head, err := rp.Git.Storer.Reference(plumbing.HEAD); err == nil && head.Type() == plumbing.SymbolicReference {
 		out.Current = head.Target().Short()
 	}
-	refs, err := rp.git.Storer.IterReferences()
+	refs, err := rp.Git.Storer.IterReferences()
 	if err != nil {
 		return out, err
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/grove-mcp/grove/scope"
@@ -15,9 +17,9 @@ import (
 
 // trustYoungFiles makes the caches trust the stat data of files written a moment ago, as the tests' are.
 func trustYoungFiles(t *testing.T) {
-	old := racyWindow
-	racyWindow = 0
-	t.Cleanup(func() { racyWindow = old })
+	old := repo.RacyWindow
+	repo.RacyWindow = 0
+	t.Cleanup(func() { repo.RacyWindow = old })
 }
 
 // remembered reports whether r holds a remembered discovery.
@@ -25,7 +27,7 @@ func remembered(r *Repos) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, rp := range r.repos {
-		if len(rp.discovered) > 0 {
+		if len(rp.Discovered) > 0 {
 			return true
 		}
 	}
@@ -158,7 +160,7 @@ func TestCachedLogFollowsHead(t *testing.T) {
 }
 
 func TestCommitCacheGenerations(t *testing.T) {
-	var cc commitCache
+	var cc repo.CommitCache
 	f := newFixture(t)
 	f.write("a.txt", "a\n")
 	f.commit("one")
@@ -168,27 +170,27 @@ func TestCommitCacheGenerations(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unlock()
-	h, _, err := rp.headHash()
+	h, _, err := rp.HeadHash()
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := rp.cachedCommit(h)
+	e, err := rp.CachedCommit(h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc.put(e)
-	for i := range commitCacheGen {
-		c := *e.c
+	cc.Put(e)
+	for i := range repo.CommitCacheGen {
+		c := *e.C
 		c.Hash[0], c.Hash[1] = byte(i), byte(i>>8)^0xff
-		cc.put(&cachedCommit{c: &c})
+		cc.Put(&repo.CachedCommit{C: &c})
 	}
-	if cc.get(h) != e {
+	if cc.Get(h) != e {
 		t.Fatal("an entry of the old generation was lost")
 	}
-	if _, ok := cc.cur[h]; !ok {
+	if _, ok := cc.Cur[h]; !ok {
 		t.Error("a hit in the old generation did not move the entry forward")
 	}
-	if got := len(cc.cur) + len(cc.old); got > 2*commitCacheGen {
+	if got := len(cc.Cur) + len(cc.Old); got > 2*repo.CommitCacheGen {
 		t.Errorf("cache holds %d entries, more than two generations", got)
 	}
 }
@@ -203,12 +205,12 @@ func TestRememberedDiscoveryIsKeyedByTheRoots(t *testing.T) {
 		t.Fatal(err)
 	}
 	same := scopeOf(t, f.dir) // a new Scope with the same roots, as the server builds per request
-	if got, ok := r.rediscover(same, discoverKeyOf(same, "")); !ok || got.worktree != f.dir || got.loc.FS() == nil {
+	if got, ok := r.rediscover(same, repo.DiscoverKeyOf(same, "")); !ok || got.Worktree != f.dir || got.Loc.FS() == nil {
 		t.Errorf("same roots: rediscover = %+v, %v; want the remembered repository", got, ok)
 	}
 	sub := filepath.Join(f.dir, "sub")
 	narrower := scopeOf(t, sub)
-	if _, ok := r.rediscover(narrower, discoverKeyOf(narrower, sub)); ok {
+	if _, ok := r.rediscover(narrower, repo.DiscoverKeyOf(narrower, sub)); ok {
 		t.Error("a root below the repository reused the discovery")
 	}
 	if _, _, err := r.logTool(testCtx(t), nil, narrower, LogArgs{RepoPath: sub}); !errors.Is(err, fs.ErrNotExist) {

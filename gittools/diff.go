@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -72,15 +74,15 @@ func (r *Repos) diffTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 		return nil, DiffOut{}, err
 	}
 	defer unlock()
-	limit, err := rp.repoRel(sc, in.Path)
+	limit, err := rp.RepoRel(sc, in.Path)
 	if err != nil {
 		return nil, DiffOut{}, err
 	}
-	changes, unmergedPaths, err := rp.diffChanges(ctx, in.Staged, in.Target, limit)
+	changes, unmergedPaths, err := diffChanges(rp, ctx, in.Staged, in.Target, limit)
 	if err != nil {
 		return nil, DiffOut{}, err
 	}
-	out, text, err := rp.render(ctx, changes, ctxLines, in.StatOnly)
+	out, text, err := render(rp, ctx, changes, ctxLines, in.StatOnly)
 	if err != nil {
 		return nil, DiffOut{}, err
 	}
@@ -105,53 +107,53 @@ func contextLines(p *int) (int, error) {
 }
 
 // diffChanges picks the comparison the arguments ask for.
-func (rp *repo) diffChanges(ctx context.Context, staged bool, target, limit string) ([]change, []string, error) {
+func diffChanges(rp *repo.Repo, ctx context.Context, staged bool, target, limit string) ([]change, []string, error) {
 	if staged && target != "" {
 		return nil, nil, errors.New("staged and target cannot be combined")
 	}
 	if target == "" {
-		idx, err := rp.index()
+		idx, err := rp.Index()
 		if err != nil {
 			return nil, nil, err
 		}
 		if staged {
-			return rp.changesStaged(ctx, idx, limit)
+			return changesStaged(rp, ctx, idx, limit)
 		}
-		return rp.changesWorktree(ctx, idx, limit)
+		return changesWorktree(rp, ctx, idx, limit)
 	}
-	if err := validRevision(target); err != nil {
+	if err := repo.ValidRevision(target); err != nil {
 		return nil, nil, err
 	}
-	if a, b, ok := splitRange(target); ok {
-		ta, err := rp.revTree(a)
+	if a, b, ok := repo.SplitRange(target); ok {
+		ta, err := revTree(rp, a)
 		if err != nil {
 			return nil, nil, err
 		}
-		tb, err := rp.revTree(b)
+		tb, err := revTree(rp, b)
 		if err != nil {
 			return nil, nil, err
 		}
-		cs, err := rp.diffTrees(ctx, ta, tb, limit)
+		cs, err := diffTrees(rp, ctx, ta, tb, limit)
 		return cs, nil, err
 	}
-	t, err := rp.revTree(target)
+	t, err := revTree(rp, target)
 	if err != nil {
 		return nil, nil, err
 	}
-	idx, err := rp.index()
+	idx, err := rp.Index()
 	if err != nil {
 		return nil, nil, err
 	}
-	cs, err := rp.changesTreeWorktree(ctx, idx, t, limit)
+	cs, err := changesTreeWorktree(rp, ctx, idx, t, limit)
 	return cs, nil, err
 }
 
 // revTree resolves rev ("" = HEAD) to its commit's tree.
-func (rp *repo) revTree(rev string) (plumbing.Hash, error) {
+func revTree(rp *repo.Repo, rev string) (plumbing.Hash, error) {
 	if rev == "" {
 		rev = "HEAD"
 	}
-	c, err := rp.commit(rev)
+	c, err := rp.Commit(rev)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}

@@ -3,6 +3,7 @@ package gittools
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ func diffFixture(t testing.TB) *fixture {
 	f := newFixture(t)
 	var long strings.Builder
 	for i := range 60 {
-		long.WriteString("line " + itoa(i) + "\n")
+		long.WriteString("line " + strconv.Itoa(i) + "\n")
 	}
 	f.write("a.txt", "one\ntwo\nthree\n", "long.txt", long.String(), "gone.txt", "bye\n",
 		"code.go", "package main\n\nfunc main() {\n\tx := 1\n\ty := 2\n\tz := 3\n\tprintln(x, y, z)\n}\n",
@@ -115,7 +116,7 @@ func TestDiffCap(t *testing.T) {
 	f.write("x", "")
 	f.commit("initial")
 	for i := range 30 {
-		f.write("f"+itoa(i)+".txt", strings.Repeat("some text that takes room\n", 200))
+		f.write("f"+strconv.Itoa(i)+".txt", strings.Repeat("some text that takes room\n", 200))
 	}
 	f.commit("big")
 	r, sc := f.repos()

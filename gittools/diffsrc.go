@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
@@ -14,8 +16,8 @@ import (
 )
 
 // changesWorktree lists index → worktree changes (git diff), and the unmerged paths, under limit.
-func (rp *repo) changesWorktree(ctx context.Context, idx *gitfmt.Index, limit string) ([]change, []string, error) {
-	wt, err := rp.scanChanged(ctx, idx, limit)
+func changesWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit string) ([]change, []string, error) {
+	wt, err := scanChanged(rp, ctx, idx, limit)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -40,13 +42,13 @@ func (rp *repo) changesWorktree(ctx context.Context, idx *gitfmt.Index, limit st
 
 // scanChanged finds the tracked files under limit changed in the worktree. Untracked files are not part of
 // git diff, so it never walks the tree: it lstats the index entries (see scanTracked).
-func (rp *repo) scanChanged(ctx context.Context, idx *gitfmt.Index, limit string) (*wtScan, error) {
-	return rp.scanTracked(ctx, idx, limit)
+func scanChanged(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit string) (*wtScan, error) {
+	return scanTracked(rp, ctx, idx, limit)
 }
 
 // changesStaged lists HEAD → index changes (git diff --cached) under limit.
-func (rp *repo) changesStaged(ctx context.Context, idx *gitfmt.Index, limit string) ([]change, []string, error) {
-	head, err := rp.headCommit()
+func changesStaged(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit string) ([]change, []string, error) {
+	head, err := rp.HeadCommit()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -54,17 +56,17 @@ func (rp *repo) changesStaged(ctx context.Context, idx *gitfmt.Index, limit stri
 	if head != nil {
 		tree = head.TreeHash
 	}
-	st, err := rp.treeVsIndex(ctx, idx, tree)
+	st, err := treeVsIndex(rp, ctx, idx, tree)
 	if err != nil {
 		return nil, nil, err
 	}
-	l := newTreeLookup(rp)
+	l := repo.NewTreeLookup(rp)
 	var out []change
 	for p := range st {
 		if !inPath(p, limit) {
 			continue
 		}
-		from, err := rp.treeEntry(l, tree, p)
+		from, err := treeEntry(rp, l, tree, p)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -75,12 +77,12 @@ func (rp *repo) changesStaged(ctx context.Context, idx *gitfmt.Index, limit stri
 }
 
 // changesTreeWorktree lists tree → worktree changes (git diff <rev>) for tracked files under limit.
-func (rp *repo) changesTreeWorktree(ctx context.Context, idx *gitfmt.Index, tree plumbing.Hash, limit string) ([]change, error) {
-	st, err := rp.treeVsIndex(ctx, idx, tree)
+func changesTreeWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, tree plumbing.Hash, limit string) ([]change, error) {
+	st, err := treeVsIndex(rp, ctx, idx, tree)
 	if err != nil {
 		return nil, err
 	}
-	wt, err := rp.scanChanged(ctx, idx, limit)
+	wt, err := scanChanged(rp, ctx, idx, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -91,13 +93,13 @@ func (rp *repo) changesTreeWorktree(ctx context.Context, idx *gitfmt.Index, tree
 	for p := range wt.changed {
 		paths[p] = true
 	}
-	l := newTreeLookup(rp)
+	l := repo.NewTreeLookup(rp)
 	var out []change
 	for p := range paths {
 		if !inPath(p, limit) {
 			continue
 		}
-		from, err := rp.treeEntry(l, tree, p)
+		from, err := treeEntry(rp, l, tree, p)
 		if err != nil {
 			return nil, err
 		}
@@ -117,15 +119,15 @@ func (rp *repo) changesTreeWorktree(ctx context.Context, idx *gitfmt.Index, tree
 }
 
 // treeEntry looks p up in tree (zero: empty tree); directories count as absent.
-func (rp *repo) treeEntry(l *treeLookup, tree plumbing.Hash, p string) (entry, error) {
+func treeEntry(rp *repo.Repo, l *repo.TreeLookup, tree plumbing.Hash, p string) (entry, error) {
 	if tree.IsZero() {
 		return entry{}, nil
 	}
-	hit, err := l.find(tree, p)
-	if err != nil || !hit.found || hit.mode == filemode.Dir {
+	hit, err := l.Find(tree, p)
+	if err != nil || !hit.Found || hit.Mode == filemode.Dir {
 		return entry{}, err
 	}
-	return entry{hash: hit.hash, mode: hit.mode}, nil
+	return entry{hash: hit.Hash, mode: hit.Mode}, nil
 }
 
 // indexSide is p's stage-0 index entry, or absent.
@@ -149,31 +151,31 @@ func unmergedUnder(idx *gitfmt.Index, limit string) []string {
 }
 
 // load reads both sides of c.
-func (rp *repo) load(ctx context.Context, c change) (patchtext.FilePatch, error) {
+func load(rp *repo.Repo, ctx context.Context, c change) (patchtext.FilePatch, error) {
 	oldPath := c.path
 	if c.oldPath != "" {
 		oldPath = c.oldPath
 	}
-	from, err := rp.loadSide(ctx, oldPath, c.from)
+	from, err := loadSide(rp, ctx, oldPath, c.from)
 	if err != nil {
 		return patchtext.FilePatch{}, err
 	}
-	to, err := rp.loadSide(ctx, c.path, c.to)
+	to, err := loadSide(rp, ctx, c.path, c.to)
 	return patchtext.FilePatch{From: from, To: to}, err
 }
 
 // loadSide reads one side's content, unless it is over rp.maxRead (Options.MaxReadBytes): then only its
 // size is known and the patch describes it (see writeFilePatch).
-func (rp *repo) loadSide(ctx context.Context, p string, e entry) (patchtext.Side, error) {
-	s := patchtext.Side{Path: p, Hash: e.hash, Mode: e.mode, Limit: rp.maxRead}
+func loadSide(rp *repo.Repo, ctx context.Context, p string, e entry) (patchtext.Side, error) {
+	s := patchtext.Side{Path: p, Hash: e.hash, Mode: e.mode, Limit: rp.MaxRead}
 	switch {
 	case e.wt:
-		return rp.loadWorktree(ctx, p)
+		return loadWorktree(rp, ctx, p)
 	case e.mode == 0 || e.mode == filemode.Submodule:
 		return s, nil
 	}
 	var err error
-	s.Data, s.Size, err = rp.readBlobCapped(e.hash, rp.maxRead)
+	s.Data, s.Size, err = rp.ReadBlobCapped(e.hash, rp.MaxRead)
 	if tl := (*patchtext.TooLarge)(nil); errors.As(err, &tl) {
 		s.Big, err = true, nil
 	}
@@ -181,13 +183,13 @@ func (rp *repo) loadSide(ctx context.Context, p string, e entry) (patchtext.Side
 }
 
 // loadWorktree reads a worktree file through os.Root without following symlinks or blocking on FIFOs.
-func (rp *repo) loadWorktree(ctx context.Context, p string) (patchtext.Side, error) {
-	loc := rp.loc.Join(p)
+func loadWorktree(rp *repo.Repo, ctx context.Context, p string) (patchtext.Side, error) {
+	loc := rp.Loc.Join(p)
 	info, err := loc.Lstat()
 	if err != nil {
 		return patchtext.Side{Path: p}, nil // vanished since the scan: absent
 	}
-	s := patchtext.Side{Path: p, Mode: worktreeMode(info), Limit: rp.maxRead}
+	s := patchtext.Side{Path: p, Mode: worktreeMode(info), Limit: rp.MaxRead}
 	switch s.Mode {
 	case 0:
 		return patchtext.Side{Path: p}, nil
@@ -199,9 +201,9 @@ func (rp *repo) loadWorktree(ctx context.Context, p string) (patchtext.Side, err
 		s.Data = []byte(target)
 	default:
 		s.Size = info.Size()
-		if info.Size() > rp.maxRead {
+		if info.Size() > rp.MaxRead {
 			s.Big = true
-			s.Hash, err = rp.hashFile(ctx, p, s.Mode)
+			s.Hash, err = hashFile(rp, ctx, p, s.Mode)
 			return s, err
 		}
 		f, _, err := loc.OpenFile()
@@ -209,10 +211,10 @@ func (rp *repo) loadWorktree(ctx context.Context, p string) (patchtext.Side, err
 			return s, err
 		}
 		defer f.Close()
-		if s.Data, err = io.ReadAll(io.LimitReader(f, rp.maxRead+1)); err != nil {
+		if s.Data, err = io.ReadAll(io.LimitReader(f, rp.MaxRead+1)); err != nil {
 			return s, err
 		}
-		if int64(len(s.Data)) > rp.maxRead {
+		if int64(len(s.Data)) > rp.MaxRead {
 			return s, errors.New("file grew while reading")
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -38,7 +40,7 @@ func mayContain(dir, limit string) bool {
 
 // diffTrees lists the blob-level changes between two trees (zero hash = empty tree), limited to limit,
 // skipping identical subtrees by hash. Results are in path order.
-func (rp *repo) diffTrees(ctx context.Context, a, b plumbing.Hash, limit string) ([]change, error) {
+func diffTrees(rp *repo.Repo, ctx context.Context, a, b plumbing.Hash, limit string) ([]change, error) {
 	d := &treeDiff{rp: rp, ctx: ctx, limit: limit, walk: newTreeBudget()}
 	err := d.trees("", a, b)
 	sortChanges(d.out)
@@ -47,7 +49,7 @@ func (rp *repo) diffTrees(ctx context.Context, a, b plumbing.Hash, limit string)
 
 // treeDiff is one diffTrees walk.
 type treeDiff struct {
-	rp    *repo
+	rp    *repo.Repo
 	ctx   context.Context
 	limit string
 	walk  *treeBudget
@@ -61,11 +63,11 @@ func (d *treeDiff) trees(dir string, a, b plumbing.Hash) error {
 	if err := d.walk.next(d.ctx); err != nil {
 		return err
 	}
-	ea, err := d.rp.treeEntries(a)
+	ea, err := treeEntries(d.rp, a)
 	if err != nil {
 		return err
 	}
-	eb, err := d.rp.treeEntries(b)
+	eb, err := treeEntries(d.rp, b)
 	if err != nil {
 		return err
 	}
@@ -89,7 +91,7 @@ func (d *treeDiff) trees(dir string, a, b plumbing.Hash) error {
 	for _, n := range order {
 		p, err := d.walk.child(dir, n)
 		if err != nil {
-			return d.rp.noted(err)
+			return d.rp.Noted(err)
 		}
 		v := names[n]
 		if err := d.entry(p, v[0], v[1]); err != nil {
@@ -128,17 +130,17 @@ func (d *treeDiff) entry(p string, x, y *object.TreeEntry) error {
 
 // treeEntries reads a tree's entries, refusing a tree with a name git would never write (see
 // validPathComponent); the zero hash is the empty tree.
-func (rp *repo) treeEntries(h plumbing.Hash) ([]object.TreeEntry, error) {
+func treeEntries(rp *repo.Repo, h plumbing.Hash) ([]object.TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	t, err := rp.git.TreeObject(h)
+	t, err := rp.Git.TreeObject(h)
 	if err != nil {
-		return nil, rp.noted(err)
+		return nil, rp.Noted(err)
 	}
 	for _, e := range t.Entries {
 		if !gitfmt.ValidPathComponent(e.Name) {
-			return nil, rp.noted(gitfmt.BadEntry("tree "+h.String()[:shortLen], e.Name))
+			return nil, rp.Noted(gitfmt.BadEntry("tree "+h.String()[:repo.ShortLen], e.Name))
 		}
 	}
 	return t.Entries, nil

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -29,8 +31,8 @@ type fastStat struct {
 	lastFD  int
 }
 
-func (rp *repo) newFastStat() *fastStat {
-	top, err := rp.loc.FS().OpenFile(rp.loc.Name(), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
+func newFastStat(rp *repo.Repo) *fastStat {
+	top, err := rp.Loc.FS().OpenFile(rp.Loc.Name(), os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return nil
 	}

@@ -6,12 +6,13 @@ import (
 	"io/fs"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+	"github.com/grove-mcp/grove/gittools/internal/repo"
 )
 
 // fastStat has no fast path outside Linux: every entry goes through the statter.
 type fastStat struct{}
 
-func (rp *repo) newFastStat() *fastStat { return nil }
+func newFastStat(*repo.Repo) *fastStat { return nil }
 
 func (f *fastStat) clean(*gitfmt.IndexEntry, *gitfmt.Index) bool { return false }
 

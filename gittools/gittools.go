@@ -25,6 +25,8 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/scope"
@@ -57,7 +59,7 @@ type Repos struct {
 	wg   sync.WaitGroup
 
 	mu     sync.Mutex // guards the fields below
-	repos  map[string]*repo
+	repos  map[string]*repo.Repo
 	closed bool
 }
 
@@ -70,7 +72,7 @@ func New(opts Options) *Repos {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Repos{opts: opts, log: log, stop: make(chan struct{}), repos: make(map[string]*repo)}
+	return &Repos{opts: opts, log: log, stop: make(chan struct{}), repos: make(map[string]*repo.Repo)}
 }
 
 // Register adds every git_* tool to s; the write tools only when not read-only.
@@ -96,14 +98,14 @@ func (r *Repos) Close() error {
 	r.wg.Wait()
 	var first error
 	for _, rp := range repos {
-		rp.mu.Lock()
-		if rp.store != nil {
-			if err := rp.store.Close(); err != nil && first == nil {
+		rp.Mu.Lock()
+		if rp.Store != nil {
+			if err := rp.Store.Close(); err != nil && first == nil {
 				first = err
 			}
-			rp.store, rp.git = nil, nil
+			rp.Store, rp.Git = nil, nil
 		}
-		rp.mu.Unlock()
+		rp.Mu.Unlock()
 	}
 	return first
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -266,7 +267,7 @@ func TestTreeBombStopsAtItsBudget(t *testing.T) {
 	for range 3 {
 		es := make([]object.TreeEntry, 100)
 		for i := range es {
-			es[i] = object.TreeEntry{Name: "d" + strings.Repeat("0", 4-len(itoa(i))) + itoa(i), Mode: filemode.Dir, Hash: tree}
+			es[i] = object.TreeEntry{Name: "d" + strings.Repeat("0", 4-len(strconv.Itoa(i))) + strconv.Itoa(i), Mode: filemode.Dir, Hash: tree}
 		}
 		tree = storeTree(t, repo, es...)
 	}

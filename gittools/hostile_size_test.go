@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -211,7 +213,7 @@ func TestWriteBlobCancelled(t *testing.T) {
 	defer unlock()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = rp.store.writeBlobFrom(ctx, bytes.NewReader(make([]byte, 1<<20)), 1<<20, nil)
+	_, err = rp.Store.WriteBlobFrom(ctx, bytes.NewReader(make([]byte, 1<<20)), 1<<20, nil)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("writeBlobFrom with a cancelled context: %v, want context.Canceled", err)
 	}
@@ -325,9 +327,9 @@ func TestRefusalsLoggedForTheClient(t *testing.T) {
 
 // A panic in a scan goroutine ends that request with an error; the process goes on.
 func TestScanPanicBecomesAnError(t *testing.T) {
-	rp := &repo{} // no worktree handle: the scan dereferences nil on its goroutine
+	rp := &repo.Repo{} // no worktree handle: the scan dereferences nil on its goroutine
 	idx := &gitfmt.Index{Entries: []gitfmt.IndexEntry{{Name: "a.txt"}}, ByName: map[string]int{"a.txt": 0}}
-	_, _, err := rp.lstatEntries(testCtx(t), idx, 0, 1, nil)
+	_, _, err := lstatEntries(rp, testCtx(t), idx, 0, 1, nil)
 	if pe := (*panics.Error)(nil); !errors.As(err, &pe) {
 		t.Errorf("lstatEntries on a broken repo: %v, want a *panics.Error", err)
 	}

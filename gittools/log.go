@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/roots"
@@ -25,20 +27,10 @@ type LogArgs struct {
 
 // LogOut is the structured result of git_log.
 type LogOut struct {
-	Commits []CommitInfo `json:"commits" jsonschema:"newest first (committer time), like git log"`
-	More    bool         `json:"more,omitempty" jsonschema:"max_count was reached: older matching commits may exist"`
-	Scanned int          `json:"scanned,omitempty" jsonschema:"set when the walk stopped at its budget: commits examined"`
-	Resume  string       `json:"resume,omitempty" jsonschema:"set when the walk stopped at its budget: pass as revision to continue"`
-}
-
-// CommitInfo summarises one commit.
-type CommitInfo struct {
-	Hash    string   `json:"hash"`
-	Author  string   `json:"author"`
-	Email   string   `json:"email"`
-	Date    string   `json:"date" jsonschema:"author date, RFC 3339"`
-	Subject string   `json:"subject"`
-	Parents []string `json:"parents,omitempty"`
+	Commits []repo.CommitInfo `json:"commits" jsonschema:"newest first (committer time), like git log"`
+	More    bool              `json:"more,omitempty" jsonschema:"max_count was reached: older matching commits may exist"`
+	Scanned int               `json:"scanned,omitempty" jsonschema:"set when the walk stopped at its budget: commits examined"`
+	Resume  string            `json:"resume,omitempty" jsonschema:"set when the walk stopped at its budget: pass as revision to continue"`
 }
 
 const (
@@ -62,12 +54,12 @@ func (r *Repos) logTool(ctx context.Context, req *mcp.CallToolRequest, sc *roots
 		return nil, LogOut{}, err
 	}
 	defer unlock()
-	q, err := rp.logQuery(sc, in)
+	q, err := newLogQuery(rp, sc, in)
 	if err != nil {
 		return nil, LogOut{}, err
 	}
 	q.progress = progressFunc(ctx, req, "walking history")
-	out, err := rp.log(ctx, q)
+	out, err := log(rp, ctx, q)
 	if err != nil {
 		return nil, LogOut{}, err
 	}

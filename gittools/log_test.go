@@ -80,7 +80,7 @@ func hasCommitGraph(t *testing.T, f *fixture) bool {
 		t.Fatal(err)
 	}
 	defer unlock()
-	return rp.commitGraph() != nil
+	return rp.CommitGraph() != nil
 }
 
 func checkLogMatchesGit(t *testing.T, f *fixture) {

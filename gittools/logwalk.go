@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
@@ -24,7 +26,7 @@ type logQuery struct {
 }
 
 // logQuery validates in.
-func (rp *repo) logQuery(sc *roots.Scope, in LogArgs) (q logQuery, err error) {
+func newLogQuery(rp *repo.Repo, sc *roots.Scope, in LogArgs) (q logQuery, err error) {
 	q.max = in.MaxCount
 	switch {
 	case q.max <= 0:
@@ -33,13 +35,13 @@ func (rp *repo) logQuery(sc *roots.Scope, in LogArgs) (q logQuery, err error) {
 		q.max = maxLogCount
 	}
 	q.from = in.Revision
-	if a, b, ok := splitRange(in.Revision); ok {
+	if a, b, ok := repo.SplitRange(in.Revision); ok {
 		if a == "" {
 			a = "HEAD"
 		}
 		q.hide, q.from = a, b
 	}
-	if q.path, err = rp.repoRel(sc, in.Path); err != nil {
+	if q.path, err = rp.RepoRel(sc, in.Path); err != nil {
 		return q, err
 	}
 	if q.author, err = compileFilter("author", in.Author); err != nil {
@@ -90,26 +92,26 @@ func (q *logQuery) match(c *object.Commit) bool {
 }
 
 // log walks history for q.
-func (rp *repo) log(ctx context.Context, q logQuery) (LogOut, error) {
-	out := LogOut{Commits: []CommitInfo{}}
-	w, err := rp.startWalk(q.from, q.hide)
+func log(rp *repo.Repo, ctx context.Context, q logQuery) (LogOut, error) {
+	out := LogOut{Commits: []repo.CommitInfo{}}
+	w, err := startWalk(rp, q.from, q.hide)
 	if err != nil || w == nil {
 		return out, err
 	}
-	w.graph = rp.walkGraph() // decode only the commits shown, and each of them once per cache lifetime
-	var lookup *treeLookup
+	w.Graph = rp.WalkGraph() // decode only the commits shown, and each of them once per cache lifetime
+	var lookup *repo.TreeLookup
 	if q.path != "" {
-		lookup = newTreeLookup(rp)
+		lookup = repo.NewTreeLookup(rp)
 	}
 	for n := 0; ; n++ {
 		if q.progress != nil && n > 0 && n%progressEveryCommits == 0 {
 			q.progress(n)
 		}
-		if n == maxScan && w.queue.Len() > 0 {
-			out.Scanned, out.Resume = n, w.queue[0].c.Hash.String()
+		if n == maxScan && w.Queue.Len() > 0 {
+			out.Scanned, out.Resume = n, w.Queue[0].C.Hash.String()
 			return out, nil
 		}
-		c, err := w.next(ctx)
+		c, err := w.Next(ctx)
 		if err != nil || c == nil {
 			return out, err
 		}
@@ -118,7 +120,7 @@ func (rp *repo) log(ctx context.Context, q logQuery) (LogOut, error) {
 		}
 		show, parents := true, c.ParentHashes
 		if lookup != nil {
-			if show, parents, err = rp.simplify(w, lookup, c, q.path); err != nil {
+			if show, parents, err = simplify(rp, w, lookup, c, q.path); err != nil {
 				return out, err
 			}
 		}
@@ -127,16 +129,16 @@ func (rp *repo) log(ctx context.Context, q logQuery) (LogOut, error) {
 				return out, err
 			}
 		}
-		if err := w.follow(parents...); err != nil {
+		if err := w.Follow(parents...); err != nil {
 			return out, err
 		}
 	}
 }
 
 // add appends c to out if it passes the filters; done reports that out was already full (out.More is set).
-func (q *logQuery) add(out *LogOut, rp *repo, c *object.Commit) (done bool, err error) {
-	e, err := rp.cachedCommit(c.Hash) // c may be partial (from the commit-graph)
-	if err != nil || !q.match(e.c) {
+func (q *logQuery) add(out *LogOut, rp *repo.Repo, c *object.Commit) (done bool, err error) {
+	e, err := rp.CachedCommit(c.Hash) // c may be partial (from the commit-graph)
+	if err != nil || !q.match(e.C) {
 		return false, err
 	}
 	if len(out.Commits) == q.max {
@@ -144,9 +146,9 @@ func (q *logQuery) add(out *LogOut, rp *repo, c *object.Commit) (done bool, err 
 		return true, nil
 	}
 	if cap(out.Commits) == 0 { // one allocation for the usual page of commits
-		out.Commits = make([]CommitInfo, 0, min(q.max, 64))
+		out.Commits = make([]repo.CommitInfo, 0, min(q.max, 64))
 	}
-	out.Commits = append(out.Commits, e.summary())
+	out.Commits = append(out.Commits, e.Summary())
 	return false, nil
 }
 
@@ -158,35 +160,35 @@ var maxScan = 200_000 // a variable so tests can lower it
 const progressEveryCommits = 2000
 
 // startWalk queues from (default HEAD) and, for a range, hides hide. A nil walker means an unborn HEAD.
-func (rp *repo) startWalk(from, hide string) (*walker, error) {
-	w := newWalker(rp)
+func startWalk(rp *repo.Repo, from, hide string) (*repo.Walker, error) {
+	w := repo.NewWalker(rp)
 	var h plumbing.Hash
 	if from == "" {
-		head, ok, err := rp.headHash()
+		head, ok, err := rp.HeadHash()
 		if err != nil || !ok {
 			return nil, err
 		}
 		h = head
 	} else {
 		var err error
-		if h, err = rp.resolve(from); err != nil {
+		if h, err = rp.Resolve(from); err != nil {
 			return nil, err
 		}
 	}
-	e, err := rp.cachedCommit(h)
+	e, err := rp.CachedCommit(h)
 	if err != nil {
 		return nil, err
 	}
-	w.push(e.c, false)
+	w.Push(e.C, false)
 	if hide != "" {
-		h, err := rp.resolve(hide)
+		h, err := rp.Resolve(hide)
 		if err != nil {
 			return nil, err
 		}
-		if e, err = rp.cachedCommit(h); err != nil {
+		if e, err = rp.CachedCommit(h); err != nil {
 			return nil, err
 		}
-		w.push(e.c, true)
+		w.Push(e.C, true)
 	}
 	return w, nil
 }
@@ -194,16 +196,16 @@ func (rp *repo) startWalk(from, hide string) (*walker, error) {
 // simplify applies git's default history simplification for one path: a commit is shown unless it is
 // TREESAME (same entry at path) to a parent; when it is, only the first such parent is followed.
 // A root commit is shown when the path exists in it.
-func (rp *repo) simplify(w *walker, l *treeLookup, c *object.Commit, p string) (bool, []plumbing.Hash, error) {
-	me, err := l.find(c.TreeHash, p)
+func simplify(rp *repo.Repo, w *repo.Walker, l *repo.TreeLookup, c *object.Commit, p string) (bool, []plumbing.Hash, error) {
+	me, err := l.Find(c.TreeHash, p)
 	if err != nil {
 		return false, nil, err
 	}
 	if len(c.ParentHashes) == 0 {
-		return me.found, nil, nil
+		return me.Found, nil, nil
 	}
 	for _, ph := range c.ParentHashes {
-		pc, err := w.commit(ph)
+		pc, err := w.Commit(ph)
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
 			continue // shallow clone boundary
 		}
@@ -213,7 +215,7 @@ func (rp *repo) simplify(w *walker, l *treeLookup, c *object.Commit, p string) (
 		if pc.TreeHash == c.TreeHash {
 			return false, []plumbing.Hash{ph}, nil // same root tree: TREESAME without a lookup
 		}
-		pe, err := l.find(pc.TreeHash, p)
+		pe, err := l.Find(pc.TreeHash, p)
 		if err != nil {
 			return false, nil, err
 		}

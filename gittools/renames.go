@@ -3,6 +3,8 @@ package gittools
 import (
 	"sort"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -45,7 +47,7 @@ func pairExactRenames(cs []change) []change {
 
 // stagedRenames pairs staged deletions and additions of identical blobs, as `git status` shows them
 // ("R  old -> new"); it rewrites staged in place and returns new path -> old path.
-func (rp *repo) stagedRenames(idx *gitfmt.Index, staged map[string]byte) (map[string]string, error) {
+func stagedRenames(rp *repo.Repo, idx *gitfmt.Index, staged map[string]byte) (map[string]string, error) {
 	var cs []change
 	var tree plumbing.Hash
 	for p, c := range staged {
@@ -53,7 +55,7 @@ func (rp *repo) stagedRenames(idx *gitfmt.Index, staged map[string]byte) (map[st
 			continue
 		}
 		if tree.IsZero() {
-			head, err := rp.headCommit()
+			head, err := rp.HeadCommit()
 			if err != nil || head == nil {
 				return nil, err
 			}
@@ -64,10 +66,10 @@ func (rp *repo) stagedRenames(idx *gitfmt.Index, staged map[string]byte) (map[st
 	if len(cs) < 2 {
 		return nil, nil
 	}
-	l := newTreeLookup(rp)
+	l := repo.NewTreeLookup(rp)
 	for i := range cs {
 		if cs[i].to.mode == 0 {
-			e, err := rp.treeEntry(l, tree, cs[i].path)
+			e, err := treeEntry(rp, l, tree, cs[i].path)
 			if err != nil {
 				return nil, err
 			}

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 )
 
 // render loads and encodes changes into a patch (or a stat listing), cut at maxPatchBytes.
-func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, statOnly bool) (DiffOut, string, error) {
+func render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, statOnly bool) (DiffOut, string, error) {
 	out := DiffOut{Files: []DiffFile{}}
 	var patch, one bytes.Buffer
 	var omitted []string
@@ -28,7 +30,7 @@ func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, stat
 			omitted = append(omitted, c.path)
 			continue
 		}
-		fp, err := rp.load(ctx, c)
+		fp, err := load(rp, ctx, c)
 		if err != nil {
 			return out, "", fmt.Errorf("reading %s: %w", patchtext.QuotePath(c.path), err)
 		}

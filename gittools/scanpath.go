@@ -7,6 +7,8 @@ import (
 	"path"
 	"sync"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -17,18 +19,18 @@ import (
 // scanTracked compares the index entries under limit ("" = all) with the worktree without walking the tree,
 // like git diff: no readdir and no ignore matching, only one lstat per tracked file, through an os.Root opened
 // on its directory (see statter). A path below a symlinked or missing directory counts as deleted, as in git.
-func (rp *repo) scanTracked(ctx context.Context, idx *gitfmt.Index, limit string) (*wtScan, error) {
+func scanTracked(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit string) (*wtScan, error) {
 	lo, hi := idx.PrefixRange(limit)
 	if i, ok := idx.ByName[limit]; ok {
 		lo, hi = i, i+1
 	}
-	return rp.scanRange(ctx, idx, lo, hi, nil)
+	return scanRange(rp, ctx, idx, lo, hi, nil)
 }
 
 // scanRange is scanTracked for the entries in [lo, hi); known[i] (if known is not nil) says entry i was
 // already proven clean (see walkedClean).
-func (rp *repo) scanRange(ctx context.Context, idx *gitfmt.Index, lo, hi int, known []bool) (*wtScan, error) {
-	infos, clean, err := rp.lstatEntries(ctx, idx, lo, hi, known)
+func scanRange(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, lo, hi int, known []bool) (*wtScan, error) {
+	infos, clean, err := lstatEntries(rp, ctx, idx, lo, hi, known)
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +40,7 @@ func (rp *repo) scanRange(ctx context.Context, idx *gitfmt.Index, lo, hi int, kn
 		if clean[i-lo] || !worktreeEntry(idx, lo, i) {
 			continue
 		}
-		if c := rp.compareTracked(ctx, e, infos[i-lo], idx); c != 0 {
+		if c := compareTracked(rp, ctx, e, infos[i-lo], idx); c != 0 {
 			s.changed[e.Name] = c
 		}
 	}
@@ -53,7 +55,7 @@ func worktreeEntry(idx *gitfmt.Index, lo, i int) bool {
 }
 
 // compareTracked returns 0 if info (nil: missing) matches index entry e, else its Y column ('M', 'T', 'D', 'A').
-func (rp *repo) compareTracked(ctx context.Context, e gitfmt.IndexEntry, info fs.FileInfo, idx *gitfmt.Index) byte {
+func compareTracked(rp *repo.Repo, ctx context.Context, e gitfmt.IndexEntry, info fs.FileInfo, idx *gitfmt.Index) byte {
 	switch {
 	case info == nil:
 		return 'D'
@@ -63,7 +65,7 @@ func (rp *repo) compareTracked(ctx context.Context, e gitfmt.IndexEntry, info fs
 		}
 		return 0 // submodule contents are not compared (gap: dirty submodules show clean)
 	}
-	return rp.compareFile(ctx, e, e.Name, info, idx)
+	return compareFile(rp, ctx, e, e.Name, info, idx)
 }
 
 // Scanning splits the entries into scanWorkers contiguous chunks lstat-ed in parallel, as git's preload-index
@@ -78,7 +80,7 @@ var useFastStat = true
 // lstatEntries lstats the worktree files of the entries in [lo, hi). clean[i-lo] is set when the file's stat
 // data proves it unchanged (see fastStat); otherwise infos[i-lo] describes it, nil when the file is missing or
 // lies below a symlink or a non-directory.
-func (rp *repo) lstatEntries(ctx context.Context, idx *gitfmt.Index, lo, hi int, known []bool) (infos []fs.FileInfo, clean []bool, _ error) {
+func lstatEntries(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, lo, hi int, known []bool) (infos []fs.FileInfo, clean []bool, _ error) {
 	infos, clean = make([]fs.FileInfo, hi-lo), make([]bool, hi-lo)
 	workers := 1
 	if hi-lo >= minParallelScan {
@@ -90,7 +92,7 @@ func (rp *repo) lstatEntries(ctx context.Context, idx *gitfmt.Index, lo, hi int,
 		a, b := lo+(hi-lo)*w/workers, lo+(hi-lo)*(w+1)/workers
 		wg.Go(func() {
 			defer panics.Catch(&errs[w]) // the request gets the panic as its error, the process goes on
-			errs[w] = rp.lstatChunk(ctx, idx, lo, a, b, known, infos, clean)
+			errs[w] = lstatChunk(rp, ctx, idx, lo, a, b, known, infos, clean)
 		})
 	}
 	wg.Wait()
@@ -98,13 +100,13 @@ func (rp *repo) lstatEntries(ctx context.Context, idx *gitfmt.Index, lo, hi int,
 }
 
 // lstatChunk fills clean[a-lo:b-lo] and infos[a-lo:b-lo] through its own fastStat and statter.
-func (rp *repo) lstatChunk(ctx context.Context, idx *gitfmt.Index, lo, a, b int, known []bool, infos []fs.FileInfo, clean []bool) error {
+func lstatChunk(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, lo, a, b int, known []bool, infos []fs.FileInfo, clean []bool) error {
 	var fast *fastStat
 	if useFastStat {
-		fast = rp.newFastStat()
+		fast = newFastStat(rp)
 	}
 	defer fast.close()
-	st := rp.newStatter()
+	st := newStatter(rp)
 	defer st.close()
 	dirOK := map[string]bool{".": true}
 	for i := a; i < b; i++ {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -25,15 +27,15 @@ type ShowArgs struct {
 
 // ShowOut is the structured result of git_show.
 type ShowOut struct {
-	Commit    CommitInfo `json:"commit"`
-	Message   string     `json:"message,omitempty" jsonschema:"full commit message"`
-	Files     []DiffFile `json:"files,omitempty" jsonschema:"files changed against the first parent"`
-	Patch     string     `json:"patch,omitempty"`
-	Content   string     `json:"content,omitempty" jsonschema:"with path: the file's text, or the directory listing"`
-	Binary    bool       `json:"binary,omitempty" jsonschema:"with path: the file is binary; content omitted"`
-	Size      int64      `json:"size,omitempty" jsonschema:"with path: the file's size in bytes"`
-	TooLarge  bool       `json:"too_large,omitempty" jsonschema:"with path: the file is over the server's --max-file-size; content omitted"`
-	Truncated bool       `json:"truncated,omitempty"`
+	Commit    repo.CommitInfo `json:"commit"`
+	Message   string          `json:"message,omitempty" jsonschema:"full commit message"`
+	Files     []DiffFile      `json:"files,omitempty" jsonschema:"files changed against the first parent"`
+	Patch     string          `json:"patch,omitempty"`
+	Content   string          `json:"content,omitempty" jsonschema:"with path: the file's text, or the directory listing"`
+	Binary    bool            `json:"binary,omitempty" jsonschema:"with path: the file is binary; content omitted"`
+	Size      int64           `json:"size,omitempty" jsonschema:"with path: the file's size in bytes"`
+	TooLarge  bool            `json:"too_large,omitempty" jsonschema:"with path: the file is over the server's --max-file-size; content omitted"`
+	Truncated bool            `json:"truncated,omitempty"`
 }
 
 func (r *Repos) addShow(s *mcp.Server) {
@@ -55,19 +57,19 @@ func (r *Repos) showTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 		return nil, ShowOut{}, err
 	}
 	defer unlock()
-	c, err := rp.commit(in.Revision)
+	c, err := rp.Commit(in.Revision)
 	if err != nil {
 		return nil, ShowOut{}, err
 	}
 	if in.Path != "" {
-		p, err := rp.repoRel(sc, in.Path)
+		p, err := rp.RepoRel(sc, in.Path)
 		if err != nil {
 			return nil, ShowOut{}, err
 		}
-		out, text, err := rp.showFile(c, p, in.Path)
+		out, text, err := showFile(rp, c, p, in.Path)
 		return textResult(text), out, err
 	}
-	out, text, err := rp.showCommit(ctx, c)
+	out, text, err := showCommit(rp, ctx, c)
 	if err != nil {
 		return nil, ShowOut{}, err
 	}
@@ -75,21 +77,21 @@ func (r *Repos) showTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 }
 
 // showCommit renders c like `git show` (default format), with the patch against its first parent.
-func (rp *repo) showCommit(ctx context.Context, c *object.Commit) (ShowOut, string, error) {
-	out := ShowOut{Commit: commitInfo(c), Message: c.Message}
+func showCommit(rp *repo.Repo, ctx context.Context, c *object.Commit) (ShowOut, string, error) {
+	out := ShowOut{Commit: repo.NewCommitInfo(c), Message: c.Message}
 	var parent plumbing.Hash
 	if len(c.ParentHashes) > 0 {
-		p, err := rp.git.CommitObject(c.ParentHashes[0])
+		p, err := rp.Git.CommitObject(c.ParentHashes[0])
 		if err != nil {
 			return out, "", err
 		}
 		parent = p.TreeHash
 	}
-	changes, err := rp.diffTrees(ctx, parent, c.TreeHash, "")
+	changes, err := diffTrees(rp, ctx, parent, c.TreeHash, "")
 	if err != nil {
 		return out, "", err
 	}
-	d, patch, err := rp.render(ctx, changes, defaultContext, false)
+	d, patch, err := render(rp, ctx, changes, defaultContext, false)
 	if err != nil {
 		return out, "", err
 	}
@@ -128,35 +130,35 @@ const maxShowFile = 100 << 10
 
 // showFile shows path p (asked for as arg) at commit c. The blob's size comes from its header: over the read
 // limit (Options.MaxReadBytes) it is described, not read; otherwise at most maxShowFile bytes of it are read.
-func (rp *repo) showFile(c *object.Commit, p, arg string) (ShowOut, string, error) {
-	out := ShowOut{Commit: commitInfo(c)}
+func showFile(rp *repo.Repo, c *object.Commit, p, arg string) (ShowOut, string, error) {
+	out := ShowOut{Commit: repo.NewCommitInfo(c)}
 	if p == "" {
-		return rp.showDir(out, c.TreeHash, "")
+		return showDir(rp, out, c.TreeHash, "")
 	}
-	hit, err := newTreeLookup(rp).find(c.TreeHash, p)
+	hit, err := repo.NewTreeLookup(rp).Find(c.TreeHash, p)
 	if err != nil {
-		return out, "", rp.noted(err)
+		return out, "", rp.Noted(err)
 	}
-	if !hit.found {
+	if !hit.Found {
 		return out, "", fmt.Errorf("path %q does not exist in %s", arg, c.Hash.String()[:7])
 	}
 	short := c.Hash.String()[:7]
-	switch hit.mode {
+	switch hit.Mode {
 	case filemode.Dir:
-		return rp.showDir(out, hit.hash, p)
+		return showDir(rp, out, hit.Hash, p)
 	case filemode.Submodule:
-		return out, fmt.Sprintf("%s at %s is a submodule at commit %s\n", patchtext.QuotePath(p), short, hit.hash), nil
+		return out, fmt.Sprintf("%s at %s is a submodule at commit %s\n", patchtext.QuotePath(p), short, hit.Hash), nil
 	}
-	o, err := rp.git.Storer.EncodedObject(plumbing.BlobObject, hit.hash)
+	o, err := rp.Git.Storer.EncodedObject(plumbing.BlobObject, hit.Hash)
 	if err != nil {
-		return out, "", rp.noted(err)
+		return out, "", rp.Noted(err)
 	}
 	out.Size = o.Size()
-	if out.Size > rp.maxRead {
+	if out.Size > rp.MaxRead {
 		out.TooLarge = true
-		return out, fmt.Sprintf("%s at %s: %s\n", patchtext.QuotePath(p), short, &patchtext.TooLarge{Size: out.Size, Limit: rp.maxRead}), nil
+		return out, fmt.Sprintf("%s at %s: %s\n", patchtext.QuotePath(p), short, &patchtext.TooLarge{Size: out.Size, Limit: rp.MaxRead}), nil
 	}
-	data, err := readPrefix(o, maxShowFile)
+	data, err := repo.ReadPrefix(o, maxShowFile)
 	if err != nil {
 		return out, "", err
 	}
@@ -173,8 +175,8 @@ func (rp *repo) showFile(c *object.Commit, p, arg string) (ShowOut, string, erro
 }
 
 // showDir lists a tree like `git show rev:dir`.
-func (rp *repo) showDir(out ShowOut, h plumbing.Hash, p string) (ShowOut, string, error) {
-	es, err := rp.treeEntries(h)
+func showDir(rp *repo.Repo, out ShowOut, h plumbing.Hash, p string) (ShowOut, string, error) {
+	es, err := treeEntries(rp, h)
 	if err != nil {
 		return out, "", err
 	}

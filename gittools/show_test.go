@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -125,7 +127,7 @@ func porcelainBlame(s string) []string {
 		switch {
 		case strings.HasPrefix(l, "\t"):
 			out = append(out, cur[0]+" "+cur[2]+" "+l[1:])
-		case len(l) > 40 && isHex(l[:40]):
+		case len(l) > 40 && repo.IsHex(l[:40]):
 			cur = strings.Fields(l)
 		}
 	}

@@ -3,6 +3,8 @@ package gittools
 import (
 	"context"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -12,8 +14,8 @@ import (
 // staged compares HEAD's tree with the index, the X column of `git status --short`: 'A', 'M', 'D' or 'T'.
 // A subtree whose cache-tree node is valid and equals HEAD's is skipped without reading it, so a clean index
 // costs one map lookup (GIT-PERFORMANCE §6.1).
-func (rp *repo) staged(ctx context.Context, idx *gitfmt.Index) (map[string]byte, error) {
-	head, err := rp.headCommit()
+func staged(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index) (map[string]byte, error) {
+	head, err := rp.HeadCommit()
 	if err != nil {
 		return nil, err
 	}
@@ -21,15 +23,15 @@ func (rp *repo) staged(ctx context.Context, idx *gitfmt.Index) (map[string]byte,
 	if head != nil {
 		tree = head.TreeHash
 	}
-	return rp.treeVsIndex(ctx, idx, tree)
+	return treeVsIndex(rp, ctx, idx, tree)
 }
 
 // treeVsIndex compares a tree (zero hash: empty) with the index.
-func (rp *repo) treeVsIndex(ctx context.Context, idx *gitfmt.Index, tree plumbing.Hash) (map[string]byte, error) {
+func treeVsIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, tree plumbing.Hash) (map[string]byte, error) {
 	out := map[string]byte{}
 	seen := make([]bool, len(idx.Entries))
 	if !tree.IsZero() {
-		if err := rp.diffTreeIndex(ctx, idx, "", tree, seen, out, newTreeBudget()); err != nil {
+		if err := diffTreeIndex(rp, ctx, idx, "", tree, seen, out, newTreeBudget()); err != nil {
 			return nil, err
 		}
 	}
@@ -41,7 +43,7 @@ func (rp *repo) treeVsIndex(ctx context.Context, idx *gitfmt.Index, tree plumbin
 	return out, nil
 }
 
-func (rp *repo) diffTreeIndex(ctx context.Context, idx *gitfmt.Index, dir string, h plumbing.Hash, seen []bool, out map[string]byte, walk *treeBudget) error {
+func diffTreeIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, dir string, h plumbing.Hash, seen []bool, out map[string]byte, walk *treeBudget) error {
 	if ct, ok := idx.CacheTree[dir]; ok && ct == h {
 		lo, hi := idx.PrefixRange(dir)
 		for i := lo; i < hi; i++ {
@@ -52,7 +54,7 @@ func (rp *repo) diffTreeIndex(ctx context.Context, idx *gitfmt.Index, dir string
 	if err := walk.next(ctx); err != nil {
 		return err
 	}
-	es, err := rp.treeEntries(h)
+	es, err := treeEntries(rp, h)
 	if err != nil {
 		return err
 	}
@@ -62,10 +64,10 @@ func (rp *repo) diffTreeIndex(ctx context.Context, idx *gitfmt.Index, dir string
 	for _, te := range es {
 		p, err := walk.child(dir, te.Name)
 		if err != nil {
-			return rp.noted(err)
+			return rp.Noted(err)
 		}
 		if te.Mode == filemode.Dir {
-			if err := rp.diffTreeIndex(ctx, idx, p, te.Hash, seen, out, walk); err != nil {
+			if err := diffTreeIndex(rp, ctx, idx, p, te.Hash, seen, out, walk); err != nil {
 				return err
 			}
 			continue

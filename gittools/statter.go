@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
+
+	"github.com/grove-mcp/grove/gittools/internal/repo"
 )
 
 // statter lstats worktree files through an os.Root opened on their directory, so each lstat is one fstatat
@@ -19,8 +21,8 @@ type statter struct {
 // so the directories in use at once are few: the current one and its parents.
 const maxOpenDirs = 128
 
-func (rp *repo) newStatter() *statter {
-	return &statter{base: rp.loc.FS(), prefix: rp.loc.Rel, dirs: map[string]*os.Root{}}
+func newStatter(rp *repo.Repo) *statter {
+	return &statter{base: rp.Loc.FS(), prefix: rp.Loc.Rel, dirs: map[string]*os.Root{}}
 }
 
 // lstat describes rel (slash-separated, relative to the worktree) without following a final symlink.

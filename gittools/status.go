@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
@@ -64,7 +66,7 @@ func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.
 		return nil, StatusOut{}, err
 	}
 	defer unlock()
-	out, err := rp.status(ctx, progressFunc(ctx, req, "scanning worktree"))
+	out, err := status(rp, ctx, progressFunc(ctx, req, "scanning worktree"))
 	if err != nil {
 		return nil, StatusOut{}, err
 	}
@@ -72,29 +74,29 @@ func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.
 }
 
 // status computes the full status.
-func (rp *repo) status(ctx context.Context, progress func(int)) (StatusOut, error) {
+func status(rp *repo.Repo, ctx context.Context, progress func(int)) (StatusOut, error) {
 	out := StatusOut{Entries: []StatusEntry{}}
-	if err := rp.branchLine(&out); err != nil {
+	if err := branchLine(rp, &out); err != nil {
 		return out, err
 	}
 	if !out.Detached && !out.Unborn {
-		if err := rp.upstream(ctx, &out); err != nil {
+		if err := upstream(rp, ctx, &out); err != nil {
 			return out, err
 		}
 	}
-	idx, err := rp.index()
+	idx, err := rp.Index()
 	if err != nil {
 		return out, err
 	}
-	staged, err := rp.staged(ctx, idx)
+	staged, err := staged(rp, ctx, idx)
 	if err != nil {
 		return out, err
 	}
-	wt, err := rp.scanWorktree(ctx, idx, true, progress)
+	wt, err := scanWorktree(rp, ctx, idx, true, progress)
 	if err != nil {
 		return out, err
 	}
-	renames, err := rp.stagedRenames(idx, staged)
+	renames, err := stagedRenames(rp, idx, staged)
 	if err != nil {
 		return out, err
 	}
@@ -167,8 +169,8 @@ func unmerged(idx *gitfmt.Index) map[string][2]byte {
 }
 
 // branchLine fills the branch fields from HEAD.
-func (rp *repo) branchLine(out *StatusOut) error {
-	head, err := rp.git.Storer.Reference("HEAD")
+func branchLine(rp *repo.Repo, out *StatusOut) error {
+	head, err := rp.Git.Storer.Reference("HEAD")
 	if err != nil {
 		return fmt.Errorf("reading HEAD: %w", err)
 	}
@@ -177,7 +179,7 @@ func (rp *repo) branchLine(out *StatusOut) error {
 		return nil
 	}
 	out.Branch = head.Target().Short()
-	if _, err := rp.git.Storer.Reference(head.Target()); err != nil {
+	if _, err := rp.Git.Storer.Reference(head.Target()); err != nil {
 		out.Unborn = true
 	}
 	return nil

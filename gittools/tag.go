@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -69,7 +71,7 @@ func (r *Repos) tag(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Sco
 	if in.Name != "" {
 		return r.createTag(ctx, rp, in)
 	}
-	tags, err := rp.tags()
+	tags, err := tags(rp)
 	if err != nil {
 		return nil, TagOut{}, err
 	}
@@ -94,16 +96,16 @@ func (r *Repos) tag(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Sco
 }
 
 // tags lists every tag sorted by name.
-func (rp *repo) tags() ([]TagInfo, error) {
-	it, err := rp.git.Tags()
+func tags(rp *repo.Repo) ([]TagInfo, error) {
+	it, err := rp.Git.Tags()
 	if err != nil {
 		return nil, err
 	}
 	tags := []TagInfo{}
 	err = it.ForEach(func(ref *plumbing.Reference) error {
 		t := TagInfo{Name: ref.Name().Short(), Commit: ref.Hash().String()}
-		if to, err := rp.git.TagObject(ref.Hash()); err == nil {
-			t.Annotated, t.Subject = true, firstLineOf(to.Message)
+		if to, err := rp.Git.TagObject(ref.Hash()); err == nil {
+			t.Annotated, t.Subject = true, repo.FirstLineOf(to.Message)
 			if c, err := to.Commit(); err == nil {
 				t.Commit = c.Hash.String()
 			} else if err != object.ErrUnsupportedObject {
@@ -115,11 +117,6 @@ func (rp *repo) tags() ([]TagInfo, error) {
 	})
 	sort.Slice(tags, func(i, j int) bool { return tags[i].Name < tags[j].Name })
 	return tags, err
-}
-
-func firstLineOf(s string) string {
-	line, _, _ := strings.Cut(strings.TrimLeft(s, "\n"), "\n")
-	return strings.TrimSpace(line)
 }
 
 func shortHash(h string) string {

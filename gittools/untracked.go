@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -17,7 +19,7 @@ import (
 // scanUntracked lists the untracked files, and directories as "dir/", in no particular order, and sets
 // known[i] for each index entry i it proves clean. The walk runs on walkWorkers goroutines besides the
 // caller's: each entry, hence each known[i], is seen once, and the rest is guarded.
-func (rp *repo) scanUntracked(ctx context.Context, idx *gitfmt.Index, m *ignore.Matcher, known []bool, progress func(int)) ([]string, error) {
+func scanUntracked(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, m *ignore.Matcher, known []bool, progress func(int)) ([]string, error) {
 	u := &untrackedScan{rp: rp, idx: idx, m: m, dirs: idx.Dirs(), known: known, progress: progress}
 	err := m.WalkParallel(ctx, walkWorkers, u.visit)
 	return u.list, err
@@ -31,7 +33,7 @@ var walkWorkers = min(2*runtime.GOMAXPROCS(0), 16) - 1
 
 // untrackedScan is the state of scanUntracked.
 type untrackedScan struct {
-	rp       *repo
+	rp       *repo.Repo
 	idx      *gitfmt.Index
 	m        *ignore.Matcher
 	dirs     map[string]bool
@@ -51,7 +53,7 @@ func (u *untrackedScan) visit(rel string, d fs.DirEntry) error {
 	}
 	if d.IsDir() {
 		var found []string
-		err := u.rp.scanDir(u.idx, u.m, u.dirs, rel, &found)
+		err := scanDir(u.rp, u.idx, u.m, u.dirs, rel, &found)
 		u.add(found...)
 		return err
 	}
@@ -88,29 +90,29 @@ func (u *untrackedScan) report(c int64) {
 
 // ignoreMatcher returns the repository's matcher, built once: its Walk re-reads the .gitignore files it meets
 // and re-checks the index by itself; refresh invalidates it when the index changes.
-func (rp *repo) ignoreMatcher() (*ignore.Matcher, error) {
-	if rp.matcher == nil {
-		m, err := ignore.New(rp.worktree)
+func ignoreMatcher(rp *repo.Repo) (*ignore.Matcher, error) {
+	if rp.Matcher == nil {
+		m, err := ignore.New(rp.Worktree)
 		if err != nil {
 			return nil, err
 		}
-		rp.matcher = m
+		rp.Matcher = m
 	}
-	return rp.matcher, nil
+	return rp.Matcher, nil
 }
 
 // progressEvery is how many walked entries pass between progress notifications.
 const progressEvery = 5000
 
 // scanDir decides whether the walk enters directory rel.
-func (rp *repo) scanDir(idx *gitfmt.Index, m *ignore.Matcher, dirs map[string]bool, rel string, list *[]string) error {
+func scanDir(rp *repo.Repo, idx *gitfmt.Index, m *ignore.Matcher, dirs map[string]bool, rel string, list *[]string) error {
 	if i, ok := idx.ByName[rel]; ok && idx.Entries[i].Mode == filemode.Submodule {
 		return fs.SkipDir // submodule contents are not compared (gap: dirty submodules show clean)
 	}
 	if dirs[rel] {
 		return nil
 	}
-	if rp.dirHasFiles(m, rel, 0) {
+	if dirHasFiles(rp, m, rel, 0) {
 		*list = append(*list, rel+"/")
 	}
 	return fs.SkipDir
@@ -121,11 +123,11 @@ const maxDirProbe = 64
 
 // dirHasFiles reports whether the untracked directory rel holds a non-ignored file (git doesn't list empty
 // or wholly ignored directories), or is a nested repository.
-func (rp *repo) dirHasFiles(m *ignore.Matcher, rel string, depth int) bool {
+func dirHasFiles(rp *repo.Repo, m *ignore.Matcher, rel string, depth int) bool {
 	if depth > maxDirProbe {
 		return false
 	}
-	f, err := rp.loc.FS().Open(rp.loc.Join(rel).Name())
+	f, err := rp.Loc.FS().Open(rp.Loc.Join(rel).Name())
 	if err != nil {
 		return false
 	}
@@ -140,7 +142,7 @@ func (rp *repo) dirHasFiles(m *ignore.Matcher, rel string, depth int) bool {
 		case e.Name() == ".git":
 			return true
 		case t.IsDir():
-			if !m.Ignored(child, true) && rp.dirHasFiles(m, child, depth+1) {
+			if !m.Ignored(child, true) && dirHasFiles(rp, m, child, depth+1) {
 				return true
 			}
 		case t.IsRegular() || t&fs.ModeSymlink != 0:

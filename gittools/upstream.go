@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // upstream fills the upstream fields of out for branch: its configured upstream and how far HEAD is ahead
 // of and behind it, as `git status --branch` shows them.
-func (rp *repo) upstream(ctx context.Context, out *StatusOut) error {
-	cfg, err := rp.git.Config()
+func upstream(rp *repo.Repo, ctx context.Context, out *StatusOut) error {
+	cfg, err := rp.Git.Config()
 	if err != nil {
 		return err
 	}
@@ -24,42 +26,42 @@ func (rp *repo) upstream(ctx context.Context, out *StatusOut) error {
 		ref = b.Merge
 	}
 	out.Upstream = strings.TrimPrefix(strings.TrimPrefix(string(ref), "refs/remotes/"), "refs/heads/")
-	up, err := rp.git.Reference(ref, true)
+	up, err := rp.Git.Reference(ref, true)
 	if err != nil {
 		out.UpstreamGone = true
 		return nil
 	}
-	head, err := rp.git.Head()
+	head, err := rp.Git.Head()
 	if err != nil {
 		return err
 	}
-	if out.Ahead, err = rp.countOnly(ctx, head.Hash(), up.Hash()); err != nil {
+	if out.Ahead, err = countOnly(rp, ctx, head.Hash(), up.Hash()); err != nil {
 		return err
 	}
-	out.Behind, err = rp.countOnly(ctx, up.Hash(), head.Hash())
+	out.Behind, err = countOnly(rp, ctx, up.Hash(), head.Hash())
 	return err
 }
 
 // countOnly counts the commits reachable from from but not from hide (git rev-list --count hide..from).
-func (rp *repo) countOnly(ctx context.Context, from, hide plumbing.Hash) (int, error) {
+func countOnly(rp *repo.Repo, ctx context.Context, from, hide plumbing.Hash) (int, error) {
 	if from == hide {
 		return 0, nil
 	}
-	w := newWalker(rp)
-	if err := w.pushHash(from, false); err != nil {
+	w := repo.NewWalker(rp)
+	if err := w.PushHash(from, false); err != nil {
 		return 0, err
 	}
-	if err := w.pushHash(hide, true); err != nil {
+	if err := w.PushHash(hide, true); err != nil {
 		return 0, err
 	}
 	n := 0
 	for {
-		c, err := w.next(ctx)
+		c, err := w.Next(ctx)
 		if err != nil || c == nil {
 			return n, err
 		}
 		n++
-		if err := w.follow(c.ParentHashes...); err != nil {
+		if err := w.Follow(c.ParentHashes...); err != nil {
 			return n, err
 		}
 	}

@@ -74,11 +74,11 @@ func warmRepos(r *Repos) int {
 	defer r.mu.Unlock()
 	n := 0
 	for _, rp := range r.repos {
-		rp.mu.Lock()
-		if rp.warmed {
+		rp.Mu.Lock()
+		if rp.Warmed {
 			n++
 		}
-		rp.mu.Unlock()
+		rp.Mu.Unlock()
 	}
 	return n
 }

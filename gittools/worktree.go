@@ -4,6 +4,8 @@ import (
 	"context"
 	"io/fs"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -22,20 +24,20 @@ type wtScan struct {
 // scanRange then checks only the rest (index-driven, parallel lstats). It only lstats: content is hashed
 // (through os.Root, never blocking) only for files whose stat data differs from the index or that are racily
 // clean.
-func (rp *repo) scanWorktree(ctx context.Context, idx *gitfmt.Index, untracked bool, progress func(int)) (*wtScan, error) {
+func scanWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, untracked bool, progress func(int)) (*wtScan, error) {
 	if !untracked {
-		return rp.scanTracked(ctx, idx, "")
+		return scanTracked(rp, ctx, idx, "")
 	}
-	m, err := rp.ignoreMatcher()
+	m, err := ignoreMatcher(rp)
 	if err != nil {
 		return nil, err
 	}
 	known := make([]bool, len(idx.Entries))
-	list, err := rp.scanUntracked(ctx, idx, m, known, progress)
+	list, err := scanUntracked(rp, ctx, idx, m, known, progress)
 	if err != nil {
 		return nil, err
 	}
-	s, err := rp.scanRange(ctx, idx, 0, len(idx.Entries), known)
+	s, err := scanRange(rp, ctx, idx, 0, len(idx.Entries), known)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +46,7 @@ func (rp *repo) scanWorktree(ctx context.Context, idx *gitfmt.Index, untracked b
 }
 
 // compareFile returns 0 if the worktree file rel matches index entry e, else 'M' or 'T'.
-func (rp *repo) compareFile(ctx context.Context, e gitfmt.IndexEntry, rel string, info fs.FileInfo, idx *gitfmt.Index) byte {
+func compareFile(rp *repo.Repo, ctx context.Context, e gitfmt.IndexEntry, rel string, info fs.FileInfo, idx *gitfmt.Index) byte {
 	if e.IntentToAdd {
 		return 'A'
 	}
@@ -58,10 +60,10 @@ func (rp *repo) compareFile(ctx context.Context, e gitfmt.IndexEntry, rel string
 	if uint32(info.Size()) != e.Size {
 		return 'M'
 	}
-	if statMatches(e, info) && !racy(e, idx) {
+	if repo.StatMatches(e, info) && !racy(e, idx) {
 		return 0
 	}
-	h, err := rp.worktreeHash(ctx, rel, info, wm)
+	h, err := worktreeHash(rp, ctx, rel, info, wm)
 	if err != nil || h != e.Hash {
 		return 'M'
 	}
@@ -91,25 +93,25 @@ func racy(e gitfmt.IndexEntry, idx *gitfmt.Index) bool {
 const maxHashCache = 1 << 17
 
 // worktreeHash hashes the worktree file rel as a blob, remembering the result for its stat data.
-func (rp *repo) worktreeHash(ctx context.Context, rel string, info fs.FileInfo, m filemode.FileMode) (plumbing.Hash, error) {
-	key := keyOf(info)
-	if c, ok := rp.hashes[rel]; ok && c.st == key {
-		return c.hash, nil
+func worktreeHash(rp *repo.Repo, ctx context.Context, rel string, info fs.FileInfo, m filemode.FileMode) (plumbing.Hash, error) {
+	key := repo.KeyOf(info)
+	if c, ok := rp.Hashes[rel]; ok && c.St == key {
+		return c.Hash, nil
 	}
-	h, err := rp.hashFile(ctx, rel, m)
+	h, err := hashFile(rp, ctx, rel, m)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	if rp.hashes == nil || len(rp.hashes) >= maxHashCache {
-		rp.hashes = map[string]wtHash{}
+	if rp.Hashes == nil || len(rp.Hashes) >= maxHashCache {
+		rp.Hashes = map[string]repo.WtHash{}
 	}
-	rp.hashes[rel] = wtHash{st: key, hash: h}
+	rp.Hashes[rel] = repo.WtHash{St: key, Hash: h}
 	return h, nil
 }
 
 // hashFile computes the blob hash of the worktree file rel (a symlink hashes its target, as git stores it).
-func (rp *repo) hashFile(ctx context.Context, rel string, m filemode.FileMode) (plumbing.Hash, error) {
-	loc := rp.loc.Join(rel)
+func hashFile(rp *repo.Repo, ctx context.Context, rel string, m filemode.FileMode) (plumbing.Hash, error) {
+	loc := rp.Loc.Join(rel)
 	if m == filemode.Symlink {
 		target, err := loc.FS().Readlink(loc.Name())
 		if err != nil {

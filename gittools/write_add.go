@@ -9,6 +9,8 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -38,11 +40,11 @@ func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope
 		return nil, AddOut{}, err
 	}
 	defer unlock()
-	rels, err := rp.worktreePaths(sc, in.Files)
+	rels, err := worktreePaths(rp, sc, in.Files)
 	if err != nil {
 		return nil, AddOut{}, err
 	}
-	st, err := rp.newStager()
+	st, err := newStager(rp)
 	if err != nil {
 		return nil, AddOut{}, err
 	}
@@ -56,7 +58,7 @@ func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope
 		if err := st.ix.save(); err != nil {
 			return nil, AddOut{}, err
 		}
-		rp.changed()
+		rp.Changed()
 	}
 	slices.Sort(st.staged)
 	out := AddOut{Staged: st.staged, Removed: st.removed, Skipped: st.skipped}
@@ -64,10 +66,10 @@ func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope
 }
 
 // worktreePaths validates every path argument before anything is changed.
-func (rp *repo) worktreePaths(sc *roots.Scope, ps []string) ([]string, error) {
+func worktreePaths(rp *repo.Repo, sc *roots.Scope, ps []string) ([]string, error) {
 	rels := make([]string, 0, len(ps))
 	for _, p := range ps {
-		rel, err := rp.worktreePath(sc, p)
+		rel, err := worktreePath(rp, sc, p)
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +125,7 @@ func (st *stager) addFile(ctx context.Context, rel string) error {
 			return nil
 		}
 	}
-	e, err := st.rp.worktreeEntry(ctx, st.wt, rel, st.fileMode, keep, st.conv)
+	e, err := worktreeEntryOf(st.rp, ctx, st.wt, rel, st.fileMode, keep, st.conv)
 	if err != nil {
 		return err
 	}
@@ -162,7 +164,7 @@ func (st *stager) missing(name string) bool {
 // ignored reports whether rel is ignored; the matcher is built on first use.
 func (st *stager) ignored(rel string) bool {
 	if st.matcher == nil {
-		m, err := ignore.New(st.rp.worktree)
+		m, err := ignore.New(st.rp.Worktree)
 		if err != nil {
 			return false
 		}

@@ -9,12 +9,14 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/ignore"
 )
 
 // stager is one git_add call: the worktree, the index being changed, and what changed.
 type stager struct {
-	rp       *repo
+	rp       *repo.Repo
 	wt       *os.Root
 	ix       *indexFile
 	matcher  *ignore.Matcher // built on first use
@@ -26,17 +28,17 @@ type stager struct {
 	staged, removed, skipped []string
 }
 
-func (rp *repo) newStager() (*stager, error) {
-	wt, err := rp.openWorktree()
+func newStager(rp *repo.Repo) (*stager, error) {
+	wt, err := openWorktree(rp)
 	if err != nil {
 		return nil, err
 	}
-	ix, err := rp.loadIndex()
+	ix, err := loadIndex(rp)
 	if err != nil {
 		wt.Close()
 		return nil, err
 	}
-	return &stager{rp: rp, wt: wt, ix: ix, fileMode: rp.fileModeTrusted(), conv: rp.newConversions(wt), seen: map[string]bool{}}, nil
+	return &stager{rp: rp, wt: wt, ix: ix, fileMode: fileModeTrusted(rp), conv: newConversions(rp, wt), seen: map[string]bool{}}, nil
 }
 
 func (st *stager) close() {
@@ -49,7 +51,7 @@ func (st *stager) close() {
 // never enters .git or a nested repository.
 func (st *stager) addDir(ctx context.Context, rel string) error {
 	if st.matcher == nil {
-		m, err := ignore.New(st.rp.worktree)
+		m, err := ignore.New(st.rp.Worktree)
 		if err != nil {
 			return fmt.Errorf("reading ignore rules: %w", err)
 		}

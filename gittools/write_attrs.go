@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -33,15 +35,15 @@ type conversions struct {
 	tree     func(dir string) []gitattributes.MatchAttribute // a checkout's target tree, or nil
 }
 
-func (rp *repo) newConversions(wt *os.Root) *conversions {
+func newConversions(rp *repo.Repo, wt *os.Root) *conversions {
 	c := &conversions{wt: wt, dirs: map[string][]gitattributes.MatchAttribute{}}
-	switch v := strings.ToLower(lastConfigValue(append(globalConfigs(), rp.localConfig()), "core", "autocrlf")); v {
+	switch v := strings.ToLower(lastConfigValue(append(globalConfigs(), localConfig(rp)), "core", "autocrlf")); v {
 	case "true", "yes", "on", "1":
 		c.autocrlf = "true"
 	case "input":
 		c.autocrlf = "input"
 	}
-	if gd, err := rp.openDir(rp.gitDir); err == nil {
+	if gd, err := openDir(rp, rp.GitDir); err == nil {
 		c.info = readAttributes(gd, filepath.Join("info", "attributes"), nil)
 		gd.Close()
 	}
@@ -135,7 +137,7 @@ func (c *conversions) converts(a map[string]gitattributes.Attribute, byDefault b
 }
 
 // treeAttributes reads the .gitattributes files of a tree (a branch being checked out).
-func (rp *repo) treeAttributes(files map[string]blobEntry) func(dir string) []gitattributes.MatchAttribute {
+func treeAttributes(rp *repo.Repo, files map[string]blobEntry) func(dir string) []gitattributes.MatchAttribute {
 	return func(dir string) []gitattributes.MatchAttribute {
 		var domain []string
 		if dir != "." {
@@ -145,7 +147,7 @@ func (rp *repo) treeAttributes(files map[string]blobEntry) func(dir string) []gi
 		if !ok || e.Mode == filemode.Symlink {
 			return nil
 		}
-		data, _, err := rp.readBlobCapped(e.Hash, maxAttributesFile)
+		data, _, err := rp.ReadBlobCapped(e.Hash, maxAttributesFile)
 		if err != nil {
 			return nil
 		}

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -33,46 +35,46 @@ const maxAddBytes = 100 << 20
 // blob and returns its index entry. keepMode is the mode to keep when core.fileMode is false; conv refuses
 // content git would convert. A file is streamed into the object store (see writeBlobFrom), never held in
 // memory, and refused past maxAddBytes.
-func (rp *repo) worktreeEntry(ctx context.Context, wt *os.Root, rel string, fileMode bool, keepMode filemode.FileMode, conv *conversions) (*index.Entry, error) {
+func worktreeEntryOf(rp *repo.Repo, ctx context.Context, wt *os.Root, rel string, fileMode bool, keepMode filemode.FileMode, conv *conversions) (*index.Entry, error) {
 	name := filepath.FromSlash(rel)
 	fi, err := wt.Lstat(name)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", rel, pathErr(err))
+		return nil, fmt.Errorf("reading %s: %w", rel, repo.PathErr(err))
 	}
 	var h plumbing.Hash
 	if fi.Mode()&fs.ModeSymlink != 0 {
 		target, err := wt.Readlink(name)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", rel, pathErr(err))
+			return nil, fmt.Errorf("reading %s: %w", rel, repo.PathErr(err))
 		}
-		h, err = rp.store.writeBlobFrom(ctx, strings.NewReader(target), int64(len(target)), nil)
+		h, err = rp.Store.WriteBlobFrom(ctx, strings.NewReader(target), int64(len(target)), nil)
 		if err != nil {
 			return nil, fmt.Errorf("storing %s: %w", rel, err)
 		}
-	} else if h, fi, err = rp.storeFile(ctx, wt, rel, conv); err != nil {
+	} else if h, fi, err = storeFile(rp, ctx, wt, rel, conv); err != nil {
 		return nil, err
 	}
 	e := &index.Entry{Name: rel, Hash: h, Mode: entryMode(fi, fileMode, keepMode)}
-	fillStat(e, fi)
+	repo.FillStat(e, fi)
 	return e, nil
 }
 
 // storeFile streams the regular file rel into a blob and returns its hash and the stat data of what was read
 // (from the opened file, so it describes the content). It never blocks on a FIFO and never follows a final
 // symlink (openNoFollow).
-func (rp *repo) storeFile(ctx context.Context, wt *os.Root, rel string, conv *conversions) (plumbing.Hash, fs.FileInfo, error) {
+func storeFile(rp *repo.Repo, ctx context.Context, wt *os.Root, rel string, conv *conversions) (plumbing.Hash, fs.FileInfo, error) {
 	crlf, err := conv.checkIn(rel)
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}
 	f, err := wt.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|openNoFollow, 0)
 	if err != nil {
-		return plumbing.ZeroHash, nil, fmt.Errorf("reading %s: %w", rel, pathErr(err))
+		return plumbing.ZeroHash, nil, fmt.Errorf("reading %s: %w", rel, repo.PathErr(err))
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return plumbing.ZeroHash, nil, fmt.Errorf("reading %s: %w", rel, pathErr(err))
+		return plumbing.ZeroHash, nil, fmt.Errorf("reading %s: %w", rel, repo.PathErr(err))
 	}
 	if !fi.Mode().IsRegular() {
 		return plumbing.ZeroHash, nil, errNotFile
@@ -86,7 +88,7 @@ func (rp *repo) storeFile(ctx context.Context, wt *os.Root, rel string, conv *co
 	if crlf {
 		check = crlfCheck(rel)
 	}
-	h, err := rp.store.writeBlobFrom(ctx, f, fi.Size(), check)
+	h, err := rp.Store.WriteBlobFrom(ctx, f, fi.Size(), check)
 	if err != nil {
 		return plumbing.ZeroHash, nil, fmt.Errorf("storing %s: %w", rel, err)
 	}
@@ -141,7 +143,7 @@ func blobHash(ctx context.Context, wt *os.Root, name string) (plumbing.Hash, fs.
 // fewer bytes (a file changing while it is read) is an error.
 func hashReader(ctx context.Context, r io.Reader, size int64) (plumbing.Hash, error) {
 	hw := plumbing.NewHasher(plumbing.BlobObject, size)
-	n, err := io.CopyBuffer(hw, ctxReader{ctx, io.LimitReader(r, size+1)}, make([]byte, 64<<10))
+	n, err := io.CopyBuffer(hw, repo.CtxReader{Ctx: ctx, R: io.LimitReader(r, size+1)}, make([]byte, 64<<10))
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -165,8 +167,8 @@ func entryMode(fi fs.FileInfo, fileMode bool, keepMode filemode.FileMode) filemo
 }
 
 // fileModeTrusted reports core.fileMode (default true): whether the executable bit in the worktree means anything.
-func (rp *repo) fileModeTrusted() bool {
-	cfg, err := rp.git.Config()
+func fileModeTrusted(rp *repo.Repo) bool {
+	cfg, err := rp.Git.Config()
 	if err != nil {
 		return true
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -36,7 +38,7 @@ func (r *Repos) createBranch(ctx context.Context, _ *mcp.CallToolRequest, sc *ro
 	if base == "" {
 		base = "HEAD"
 	}
-	if err := validRevision(base); err != nil {
+	if err := repo.ValidRevision(base); err != nil {
 		return nil, CreateBranchOut{}, err
 	}
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
@@ -44,17 +46,17 @@ func (r *Repos) createBranch(ctx context.Context, _ *mcp.CallToolRequest, sc *ro
 		return nil, CreateBranchOut{}, err
 	}
 	defer unlock()
-	h, err := rp.resolve(base)
+	h, err := rp.Resolve(base)
 	if err != nil {
 		return nil, CreateBranchOut{}, err
 	}
-	if err := rp.createRef(plumbing.NewHashReference(name, h)); err != nil {
+	if err := createRef(rp, plumbing.NewHashReference(name, h)); err != nil {
 		return nil, CreateBranchOut{}, err
 	}
-	if err := rp.appendReflog(name, plumbing.ZeroHash, h, "branch: Created from "+base); err != nil {
+	if err := appendReflog(rp, name, plumbing.ZeroHash, h, "branch: Created from "+base); err != nil {
 		r.log.Debug("reflog not written", "ref", name, "err", err)
 	}
-	out := CreateBranchOut{Branch: name.Short(), Commit: h.String(), Short: h.String()[:shortLen]}
+	out := CreateBranchOut{Branch: name.Short(), Commit: h.String(), Short: h.String()[:repo.ShortLen]}
 	text := fmt.Sprintf("Created branch %s at %s (from %s). HEAD did not move; use git_checkout to switch.", out.Branch, out.Short, base)
 	return textResult(text), out, nil
 }
@@ -75,16 +77,16 @@ func branchName(s string) (plumbing.ReferenceName, error) {
 }
 
 // createRef creates a new ref, refusing an existing one and one that clashes with an existing ref's path.
-func (rp *repo) createRef(ref *plumbing.Reference) error {
-	if _, err := rp.git.Storer.Reference(ref.Name()); err == nil {
+func createRef(rp *repo.Repo, ref *plumbing.Reference) error {
+	if _, err := rp.Git.Storer.Reference(ref.Name()); err == nil {
 		return fmt.Errorf("%q already exists", ref.Name().Short())
 	}
-	clash, err := rp.refClash(ref.Name())
+	clash, err := refClash(rp, ref.Name())
 	if err != nil {
 		return err
 	}
 	if clash != "" {
 		return fmt.Errorf("cannot create %q: it clashes with the existing ref %q", ref.Name().Short(), plumbing.ReferenceName(clash).Short())
 	}
-	return rp.updateRef(ref, nil)
+	return updateRef(rp, ref, nil)
 }

@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -47,19 +49,19 @@ func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 		return nil, CheckoutOut{}, err
 	}
 	defer unlock()
-	target, err := rp.git.Storer.Reference(name)
+	target, err := rp.Git.Storer.Reference(name)
 	if err != nil {
-		return nil, CheckoutOut{}, rp.noBranch(name)
+		return nil, CheckoutOut{}, noBranch(rp, name)
 	}
-	head, err := rp.git.Storer.Reference(plumbing.HEAD)
+	head, err := rp.Git.Storer.Reference(plumbing.HEAD)
 	if err != nil {
 		return nil, CheckoutOut{}, fmt.Errorf("reading HEAD: %w", err)
 	}
-	out := CheckoutOut{Branch: name.Short(), Commit: target.Hash().String(), Short: target.Hash().String()[:shortLen]}
+	out := CheckoutOut{Branch: name.Short(), Commit: target.Hash().String(), Short: target.Hash().String()[:repo.ShortLen]}
 	if head.Type() == plumbing.SymbolicReference && head.Target() == name {
 		return textResult(fmt.Sprintf("Already on %s (%s); nothing changed.", out.Branch, out.Short)), out, nil
 	}
-	if err := rp.switchTo(ctx, head, target, &out); err != nil {
+	if err := switchTo(rp, ctx, head, target, &out); err != nil {
 		return nil, CheckoutOut{}, err
 	}
 	text := fmt.Sprintf("Switched to branch %s (%s): %d file(s) written, %d removed; local changes to other files were kept.",
@@ -69,12 +71,12 @@ func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 
 // switchTo plans the switch from head to target, refuses it on any conflict, then writes the worktree, the
 // index and HEAD, in that order (as git does).
-func (rp *repo) switchTo(ctx context.Context, head, target *plumbing.Reference, out *CheckoutOut) error {
-	cur, tgtFiles, from, err := rp.switchTrees(ctx, target)
+func switchTo(rp *repo.Repo, ctx context.Context, head, target *plumbing.Reference, out *CheckoutOut) error {
+	cur, tgtFiles, from, err := switchTrees(rp, ctx, target)
 	if err != nil {
 		return err
 	}
-	ix, err := rp.loadIndex()
+	ix, err := loadIndex(rp)
 	if err != nil {
 		return err
 	}
@@ -82,12 +84,12 @@ func (rp *repo) switchTo(ctx context.Context, head, target *plumbing.Reference, 
 	if u := ix.unmerged(); len(u) > 0 {
 		return fmt.Errorf("cannot switch branches with unmerged paths: %v", u)
 	}
-	wt, err := rp.openWorktree()
+	wt, err := openWorktree(rp)
 	if err != nil {
 		return err
 	}
 	defer wt.Close()
-	plan := rp.makePlan(ctx, wt, ix, cur, tgtFiles)
+	plan := makePlan(rp, ctx, wt, ix, cur, tgtFiles)
 	if len(plan.unsupported) > 0 {
 		return fmt.Errorf("cannot switch to %q with grove; nothing was changed:\n  %s", target.Name().Short(),
 			strings.Join(plan.unsupported[:min(len(plan.unsupported), 20)], "\n  "))
@@ -98,17 +100,17 @@ func (rp *repo) switchTo(ctx context.Context, head, target *plumbing.Reference, 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := rp.applyPlan(ctx, wt, ix, plan); err != nil {
+	if err := applyPlan(rp, ctx, wt, ix, plan); err != nil {
 		return fmt.Errorf("switching to %s failed part-way; run git_status to see the worktree: %w", target.Name().Short(), err)
 	}
 	if err := ix.save(); err != nil {
 		return err
 	}
-	rp.changed()
-	if err := rp.updateRef(plumbing.NewSymbolicReference(plumbing.HEAD, target.Name()), head); err != nil {
+	rp.Changed()
+	if err := updateRef(rp, plumbing.NewSymbolicReference(plumbing.HEAD, target.Name()), head); err != nil {
 		return err
 	}
-	_ = rp.appendReflog(plumbing.HEAD, from, target.Hash(),
+	_ = appendReflog(rp, plumbing.HEAD, from, target.Hash(),
 		fmt.Sprintf("checkout: moving from %s to %s", headName(head), target.Name().Short())) // best effort
 	out.Updated, out.Removed = plan.writes, plan.removes
 	return nil
@@ -123,37 +125,37 @@ func headName(head *plumbing.Reference) string {
 }
 
 // switchTrees reads the files of HEAD (none on an unborn branch) and of target, and HEAD's commit hash.
-func (rp *repo) switchTrees(ctx context.Context, target *plumbing.Reference) (cur, tgt map[string]blobEntry, from plumbing.Hash, err error) {
-	tc, err := rp.git.CommitObject(target.Hash())
+func switchTrees(rp *repo.Repo, ctx context.Context, target *plumbing.Reference) (cur, tgt map[string]blobEntry, from plumbing.Hash, err error) {
+	tc, err := rp.Git.CommitObject(target.Hash())
 	if err != nil {
 		return nil, nil, from, fmt.Errorf("reading %s: %w", target.Name().Short(), err)
 	}
-	cc, err := rp.headCommit()
+	cc, err := rp.HeadCommit()
 	if err != nil {
 		return nil, nil, from, fmt.Errorf("reading HEAD's commit: %w", err)
 	}
 	if cc != nil {
 		from = cc.Hash
 	}
-	if cur, err = rp.flatTree(ctx, cc); err != nil {
+	if cur, err = flatTree(rp, ctx, cc); err != nil {
 		return nil, nil, from, err
 	}
-	tgt, err = rp.flatTree(ctx, tc)
+	tgt, err = flatTree(rp, ctx, tc)
 	return cur, tgt, from, err
 }
 
 // noBranch explains a missing branch, pointing at a remote-tracking branch of that name if there is one
 // ("x" finds origin/x; "origin/x" finds itself).
-func (rp *repo) noBranch(name plumbing.ReferenceName) error {
+func noBranch(rp *repo.Repo, name plumbing.ReferenceName) error {
 	err := fmt.Errorf("branch %q does not exist (git_branch lists branches)", name.Short())
 	candidates := []plumbing.ReferenceName{plumbing.ReferenceName("refs/remotes/" + name.Short())}
-	if remotes, rerr := rp.git.Remotes(); rerr == nil {
+	if remotes, rerr := rp.Git.Remotes(); rerr == nil {
 		for _, rm := range remotes {
 			candidates = append(candidates, plumbing.NewRemoteReferenceName(rm.Config().Name, name.Short()))
 		}
 	}
 	for _, rn := range candidates {
-		if _, e := rp.git.Storer.Reference(rn); e == nil {
+		if _, e := rp.Git.Storer.Reference(rn); e == nil {
 			local := strings.TrimPrefix(rn.Short(), strings.SplitN(rn.Short(), "/", 2)[0]+"/")
 			return errors.Join(err, fmt.Errorf("the remote-tracking branch %s exists: create a local branch from it "+
 				"with git_create_branch (branch_name %q, base_branch %q), then switch to that", rn.Short(), local, rn.Short()))

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
@@ -25,7 +27,7 @@ import (
 )
 
 // applyPlan changes the worktree and the in-memory index as plan says.
-func (rp *repo) applyPlan(ctx context.Context, wt *os.Root, ix *indexFile, plan checkoutPlan) error {
+func applyPlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *indexFile, plan checkoutPlan) error {
 	removes := slices.Clone(plan.removes)
 	slices.Reverse(removes) // children before the directories they empty
 	for _, p := range removes {
@@ -35,7 +37,7 @@ func (rp *repo) applyPlan(ctx context.Context, wt *os.Root, ix *indexFile, plan 
 		ix.removeName(p)
 	}
 	for _, p := range plan.writes {
-		e, err := rp.writeEntry(ctx, wt, p, plan.target[p])
+		e, err := writeEntry(rp, ctx, wt, p, plan.target[p])
 		if err != nil {
 			return err
 		}
@@ -58,7 +60,7 @@ func removeTracked(wt *os.Root, p string) error {
 		return nil // a submodule's directory, or an emptied one: leave it
 	}
 	if err := wt.Remove(filepath.FromSlash(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("removing %s: %w", p, pathErr(err))
+		return fmt.Errorf("removing %s: %w", p, repo.PathErr(err))
 	}
 	for dir := range gitfmt.ParentDirs(p) {
 		if wt.Remove(filepath.FromSlash(dir)) != nil {
@@ -70,7 +72,7 @@ func removeTracked(wt *os.Root, p string) error {
 
 // writeEntry writes the target's version of p and returns its index entry with fresh stat data. The blob is
 // streamed into the file, so its size costs time, not memory.
-func (rp *repo) writeEntry(ctx context.Context, wt *os.Root, p string, b blobEntry) (*index.Entry, error) {
+func writeEntry(rp *repo.Repo, ctx context.Context, wt *os.Root, p string, b blobEntry) (*index.Entry, error) {
 	name := filepath.FromSlash(p)
 	if err := makeParents(wt, p); err != nil {
 		return nil, err
@@ -78,25 +80,25 @@ func (rp *repo) writeEntry(ctx context.Context, wt *os.Root, p string, b blobEnt
 	e := &index.Entry{Name: p, Hash: b.Hash, Mode: b.Mode}
 	if b.Mode == filemode.Submodule {
 		if err := wt.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("creating %s: %w", p, pathErr(err))
+			return nil, fmt.Errorf("creating %s: %w", p, repo.PathErr(err))
 		}
 		return e, nil
 	}
 	if fi, err := wt.Lstat(name); err == nil && fi.IsDir() {
 		// An emptied directory where the target has a file (planning found no files in it).
 		if err := wt.RemoveAll(name); err != nil {
-			return nil, fmt.Errorf("replacing the directory %s: %w", p, pathErr(err))
+			return nil, fmt.Errorf("replacing the directory %s: %w", p, repo.PathErr(err))
 		}
 	}
-	o, err := rp.git.Storer.EncodedObject(plumbing.BlobObject, b.Hash)
+	o, err := rp.Git.Storer.EncodedObject(plumbing.BlobObject, b.Hash)
 	if err != nil {
-		return nil, fmt.Errorf("reading blob %s for %s: %w", b.Hash.String()[:shortLen], p, rp.noted(err))
+		return nil, fmt.Errorf("reading blob %s for %s: %w", b.Hash.String()[:repo.ShortLen], p, rp.Noted(err))
 	}
 	fi, err := replaceFile(ctx, wt, p, o, b.Mode)
 	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", p, pathErr(err))
+		return nil, fmt.Errorf("writing %s: %w", p, repo.PathErr(err))
 	}
-	fillStat(e, fi)
+	repo.FillStat(e, fi)
 	return e, nil
 }
 
@@ -112,10 +114,10 @@ func makeParents(wt *os.Root, p string) error {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			if err := wt.Mkdir(q, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return fmt.Errorf("creating %s: %w", filepath.ToSlash(q), pathErr(err))
+				return fmt.Errorf("creating %s: %w", filepath.ToSlash(q), repo.PathErr(err))
 			}
 		case err != nil:
-			return fmt.Errorf("checking %s: %w", filepath.ToSlash(q), pathErr(err))
+			return fmt.Errorf("checking %s: %w", filepath.ToSlash(q), repo.PathErr(err))
 		case !fi.IsDir():
 			return fmt.Errorf("writing %s: %w %q", p, errSymlinkParent, filepath.ToSlash(q))
 		}
@@ -149,7 +151,7 @@ func writeSymlink(wt *os.Root, name string, o plumbing.EncodedObject) error {
 	if o.Size() > gitfmt.MaxRepoPath {
 		return fmt.Errorf("symbolic link target of %s, longer than a path can be", patchtext.SizeText(o.Size()))
 	}
-	target, err := readPrefix(o, o.Size())
+	target, err := repo.ReadPrefix(o, o.Size())
 	if err != nil {
 		return err
 	}
@@ -167,7 +169,7 @@ func writeNew(ctx context.Context, wt *os.Root, name string, o plumbing.EncodedO
 	if err != nil {
 		return err
 	}
-	err = copyObject(ctx, f, o)
+	err = repo.CopyObject(ctx, f, o)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -18,6 +18,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
@@ -36,7 +38,7 @@ type checkoutPlan struct {
 // planner holds what planning reads.
 type planner struct {
 	ctx       context.Context
-	rp        *repo
+	rp        *repo.Repo
 	wt        *os.Root
 	ix        *indexFile
 	cur, tgt  map[string]blobEntry
@@ -51,10 +53,10 @@ func (pl *planner) conflict(p, reason string) {
 }
 
 // makePlan compares HEAD's files (cur) with the target's (tgt) against the index and the worktree.
-func (rp *repo) makePlan(ctx context.Context, wt *os.Root, ix *indexFile, cur, tgt map[string]blobEntry) checkoutPlan {
-	conv := rp.newConversions(wt)
-	conv.tree = rp.treeAttributes(tgt)
-	pl := &planner{ctx: ctx, rp: rp, wt: wt, ix: ix, cur: cur, tgt: tgt, fileMode: rp.fileModeTrusted(), conv: conv,
+func makePlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *indexFile, cur, tgt map[string]blobEntry) checkoutPlan {
+	conv := newConversions(rp, wt)
+	conv.tree = treeAttributes(rp, tgt)
+	pl := &planner{ctx: ctx, rp: rp, wt: wt, ix: ix, cur: cur, tgt: tgt, fileMode: fileModeTrusted(rp), conv: conv,
 		plan: checkoutPlan{target: tgt}, removeSet: map[string]bool{}}
 	var changed []string
 	for p, c := range cur {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -29,9 +31,6 @@ type CommitOut struct {
 	Files   int    `json:"files_changed" jsonschema:"how many paths the commit changes"`
 }
 
-// shortLen is the length of the short hashes the write tools report.
-const shortLen = 7
-
 func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CommitArgs) (*mcp.CallToolResult, CommitOut, error) {
 	msg := cleanMessage(in.Message)
 	if msg == "" {
@@ -42,7 +41,7 @@ func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *root
 		return nil, CommitOut{}, err
 	}
 	defer unlock()
-	out, err := rp.commitIndex(ctx, msg)
+	out, err := commitIndex(rp, ctx, msg)
 	if err != nil {
 		return nil, CommitOut{}, err
 	}
@@ -55,8 +54,8 @@ func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *root
 }
 
 // commitIndex records the index as a commit on HEAD's branch (or on a detached HEAD).
-func (rp *repo) commitIndex(ctx context.Context, msg string) (CommitOut, error) {
-	ix, err := rp.loadIndex()
+func commitIndex(rp *repo.Repo, ctx context.Context, msg string) (CommitOut, error) {
+	ix, err := loadIndex(rp)
 	if err != nil {
 		return CommitOut{}, err
 	}
@@ -64,47 +63,47 @@ func (rp *repo) commitIndex(ctx context.Context, msg string) (CommitOut, error) 
 	if u := ix.unmerged(); len(u) > 0 {
 		return CommitOut{}, fmt.Errorf("cannot commit: unmerged paths (resolve them and git_add them first): %s", strings.Join(u, ", "))
 	}
-	head, err := rp.git.Storer.Reference(plumbing.HEAD)
+	head, err := rp.Git.Storer.Reference(plumbing.HEAD)
 	if err != nil {
 		return CommitOut{}, fmt.Errorf("reading HEAD: %w", err)
 	}
-	parent, err := rp.headCommit()
+	parent, err := rp.HeadCommit()
 	if err != nil {
 		return CommitOut{}, fmt.Errorf("reading HEAD's commit: %w", err)
 	}
 	entries := ix.all()
-	tree, err := rp.writeTree(entries)
+	tree, err := writeTree(rp, entries)
 	if err != nil {
 		return CommitOut{}, fmt.Errorf("writing the tree: %w", err)
 	}
 	if parent != nil && parent.TreeHash == tree || parent == nil && len(entries) == 0 {
 		return CommitOut{}, errors.New("nothing to commit: the index matches HEAD; stage changes with git_add first")
 	}
-	files, err := rp.changedPaths(ctx, parent, tree)
+	files, err := changedPaths(rp, ctx, parent, tree)
 	if err != nil {
 		return CommitOut{}, err
 	}
-	c, err := rp.newCommit(tree, parent, msg)
+	c, err := newCommit(rp, tree, parent, msg)
 	if err != nil {
 		return CommitOut{}, err
 	}
-	branch, err := rp.advance(head, parent, c.Hash, summaryLine(msg))
+	branch, err := advance(rp, head, parent, c.Hash, summaryLine(msg))
 	if err != nil {
 		return CommitOut{}, err
 	}
-	rp.changed()
-	return CommitOut{Hash: c.Hash.String(), Short: c.Hash.String()[:shortLen], Branch: branch.Short(),
+	rp.Changed()
+	return CommitOut{Hash: c.Hash.String(), Short: c.Hash.String()[:repo.ShortLen], Branch: branch.Short(),
 		Summary: summaryLine(msg), Files: files}, nil
 }
 
 // newCommit writes the commit object for tree with parent (nil for a root commit).
-func (rp *repo) newCommit(tree plumbing.Hash, parent *object.Commit, msg string) (*object.Commit, error) {
+func newCommit(rp *repo.Repo, tree plumbing.Hash, parent *object.Commit, msg string) (*object.Commit, error) {
 	now := time.Now()
-	author, err := rp.signature("author", now)
+	author, err := signature(rp, "author", now)
 	if err != nil {
 		return nil, err
 	}
-	committer, err := rp.signature("committer", now)
+	committer, err := signature(rp, "committer", now)
 	if err != nil {
 		return nil, err
 	}
@@ -112,11 +111,11 @@ func (rp *repo) newCommit(tree plumbing.Hash, parent *object.Commit, msg string)
 	if parent != nil {
 		c.ParentHashes = []plumbing.Hash{parent.Hash}
 	}
-	obj := rp.git.Storer.NewEncodedObject()
+	obj := rp.Git.Storer.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {
 		return nil, err
 	}
-	if c.Hash, err = rp.git.Storer.SetEncodedObject(obj); err != nil {
+	if c.Hash, err = rp.Git.Storer.SetEncodedObject(obj); err != nil {
 		return nil, fmt.Errorf("writing the commit: %w", err)
 	}
 	return c, nil
@@ -124,7 +123,7 @@ func (rp *repo) newCommit(tree plumbing.Hash, parent *object.Commit, msg string)
 
 // advance moves HEAD's branch (or a detached HEAD) from parent to h, failing if someone else moved it
 // meanwhile, and logs the move as git does. It returns the branch that moved ("" when detached).
-func (rp *repo) advance(head *plumbing.Reference, parent *object.Commit, h plumbing.Hash, subject string) (plumbing.ReferenceName, error) {
+func advance(rp *repo.Repo, head *plumbing.Reference, parent *object.Commit, h plumbing.Hash, subject string) (plumbing.ReferenceName, error) {
 	name := plumbing.HEAD
 	if head.Type() == plumbing.SymbolicReference {
 		name = head.Target()
@@ -135,25 +134,25 @@ func (rp *repo) advance(head *plumbing.Reference, parent *object.Commit, h plumb
 		old = plumbing.NewHashReference(name, parent.Hash)
 		from, logMsg = parent.Hash, "commit: "+subject
 	}
-	if err := rp.updateRef(plumbing.NewHashReference(name, h), old); err != nil {
+	if err := updateRef(rp, plumbing.NewHashReference(name, h), old); err != nil {
 		return "", err
 	}
 	// Best effort, like git's own reflog writes: the commit is made and the ref moved either way.
-	_ = rp.appendReflog(name, from, h, logMsg)
+	_ = appendReflog(rp, name, from, h, logMsg)
 	if name == plumbing.HEAD {
 		return "", nil
 	}
-	_ = rp.appendReflog(plumbing.HEAD, from, h, logMsg)
+	_ = appendReflog(rp, plumbing.HEAD, from, h, logMsg)
 	return name, nil
 }
 
 // changedPaths counts the paths that differ between parent's tree (none for a root commit) and tree, a rename
 // of identical content counting once, as git's summary counts it.
-func (rp *repo) changedPaths(ctx context.Context, parent *object.Commit, tree plumbing.Hash) (int, error) {
+func changedPaths(rp *repo.Repo, ctx context.Context, parent *object.Commit, tree plumbing.Hash) (int, error) {
 	var from plumbing.Hash
 	if parent != nil {
 		from = parent.TreeHash
 	}
-	changes, err := rp.diffTrees(ctx, from, tree, "")
+	changes, err := diffTrees(rp, ctx, from, tree, "")
 	return len(changes), err
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -23,8 +25,8 @@ var errNoIdentity = errors.New("no git identity configured: the user must set us
 	"GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL and GIT_COMMITTER_NAME/GIT_COMMITTER_EMAIL environment variables of the server")
 
 // signature returns the identity for role ("author" or "committer") at now.
-func (rp *repo) signature(role string, now time.Time) (object.Signature, error) {
-	cfgs := append(globalConfigs(), rp.localConfig())
+func signature(rp *repo.Repo, role string, now time.Time) (object.Signature, error) {
+	cfgs := append(globalConfigs(), localConfig(rp))
 	name := identityValue(role, "NAME", "name", cfgs)
 	email := strings.Trim(identityValue(role, "EMAIL", "email", cfgs), "<> \t")
 	if name == "" || email == "" || strings.ContainsAny(name+email, "<>\n\x00") {
@@ -62,8 +64,8 @@ func lastConfigValue(cfgs []*config.Config, section, key string) string {
 }
 
 // localConfig is the repository's own config, or nil.
-func (rp *repo) localConfig() *config.Config {
-	cfg, err := rp.git.Config()
+func localConfig(rp *repo.Repo) *config.Config {
+	cfg, err := rp.Git.Config()
 	if err != nil {
 		return nil
 	}
@@ -105,8 +107,8 @@ func readConfigFile(p string) *config.Config {
 		return nil
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
-	if err != nil || len(data) > maxConfigFile {
+	data, err := io.ReadAll(io.LimitReader(f, repo.MaxConfigFile+1))
+	if err != nil || len(data) > repo.MaxConfigFile {
 		return nil
 	}
 	c := config.New()

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -34,8 +36,8 @@ type indexFile struct {
 
 // loadIndex reads the repository's index (an empty one if there is none), checked as the read tools check it
 // (checkedIndex) before go-git decodes it for writing. Call close when done.
-func (rp *repo) loadIndex() (*indexFile, error) {
-	gd, err := rp.openDir(rp.gitDir)
+func loadIndex(rp *repo.Repo) (*indexFile, error) {
+	gd, err := openDir(rp, rp.GitDir)
 	if err != nil {
 		return nil, err
 	}
@@ -45,13 +47,13 @@ func (rp *repo) loadIndex() (*indexFile, error) {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		gd.Close()
-		return nil, fmt.Errorf("reading the index: %w", pathErr(err))
+		return nil, fmt.Errorf("reading the index: %w", repo.PathErr(err))
 	default:
 		err = decodeChecked(f, idx)
 		f.Close()
 		if err != nil {
 			gd.Close()
-			return nil, rp.noted(err)
+			return nil, rp.Noted(err)
 		}
 	}
 	ix := &indexFile{idx: idx, gitDir: gd}
@@ -227,5 +229,5 @@ const stageMerged index.Stage = 0
 // and e was written after the file last changed (not "racily clean"), so its content need not be read again.
 func entryUnchanged(e *index.Entry, fi fs.FileInfo, indexTime time.Time, mode filemode.FileMode) bool {
 	return e.Mode == mode && e.Size == uint32(fi.Size()) && e.ModifiedAt.Equal(fi.ModTime()) &&
-		(e.Inode == 0 || uint64(e.Inode) == inode(fi)&0xffffffff) && fi.ModTime().Before(indexTime)
+		(e.Inode == 0 || uint64(e.Inode) == repo.Inode(fi)&0xffffffff) && fi.ModTime().Before(indexTime)
 }

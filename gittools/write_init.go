@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,11 +46,11 @@ func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 		return nil, InitOut{}, fmt.Errorf("cannot create a repository at %q: %w", in.RepoPath, roots.ErrNotFound)
 	}
 	if err := loc.FS().MkdirAll(loc.Name(), 0o755); err != nil {
-		return nil, InitOut{}, fmt.Errorf("creating %q: %w", in.RepoPath, pathErr(err))
+		return nil, InitOut{}, fmt.Errorf("creating %q: %w", in.RepoPath, repo.PathErr(err))
 	}
 	dir, err := loc.FS().OpenRoot(loc.Name())
 	if err != nil {
-		return nil, InitOut{}, fmt.Errorf("opening %q: %w", in.RepoPath, pathErr(err))
+		return nil, InitOut{}, fmt.Errorf("opening %q: %w", in.RepoPath, repo.PathErr(err))
 	}
 	defer dir.Close()
 	if isRepoDir(dir) {
@@ -98,7 +100,7 @@ func writeGitDir(dir *os.Root, branch string) error {
 	}
 	if err != nil {
 		dir.RemoveAll(tmp)
-		return fmt.Errorf("creating the repository: %w", pathErr(err))
+		return fmt.Errorf("creating the repository: %w", repo.PathErr(err))
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 )
@@ -21,8 +23,8 @@ var errSymlinkParent = errors.New("path is beyond a symbolic link")
 
 // openWorktree opens the repository's worktree as an os.Root, so that no read or write can leave it, not even
 // through a symlink swapped in mid-operation.
-func (rp *repo) openWorktree() (*os.Root, error) {
-	wt, err := rp.loc.FS().OpenRoot(rp.loc.Name())
+func openWorktree(rp *repo.Repo) (*os.Root, error) {
+	wt, err := rp.Loc.FS().OpenRoot(rp.Loc.Name())
 	if err != nil {
 		return nil, fmt.Errorf("opening the worktree: %w", err)
 	}
@@ -31,10 +33,10 @@ func (rp *repo) openWorktree() (*os.Root, error) {
 
 // openDir opens abs, a directory of the repository's git dir or common dir (real paths that open checked lie
 // inside the roots), as an os.Root: through the worktree's root when it lies there, as it usually does.
-func (rp *repo) openDir(abs string) (*os.Root, error) {
-	rel, err := filepath.Rel(rp.loc.Root.Path, abs)
+func openDir(rp *repo.Repo, abs string) (*os.Root, error) {
+	rel, err := filepath.Rel(rp.Loc.Root.Path, abs)
 	if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
-		return rp.loc.FS().OpenRoot(rel)
+		return rp.Loc.FS().OpenRoot(rel)
 	}
 	return os.OpenRoot(abs)
 }
@@ -42,7 +44,7 @@ func (rp *repo) openDir(abs string) (*os.Root, error) {
 // worktreePath turns a path argument (relative to the worktree, or absolute or a file:// URI inside it) into a
 // clean slash-separated path relative to the worktree ("." for the worktree itself). It refuses option-like
 // names, ".." components, anything outside the worktree and anything inside .git.
-func (rp *repo) worktreePath(sc *roots.Scope, p string) (string, error) {
+func worktreePath(rp *repo.Repo, sc *roots.Scope, p string) (string, error) {
 	if p == "" {
 		return "", errors.New("empty path")
 	}
@@ -64,7 +66,7 @@ func (rp *repo) worktreePath(sc *roots.Scope, p string) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("path %q is not inside the repository: %w", p, roots.ErrNotFound)
 		}
-		r, err := filepath.Rel(rp.worktree, loc.Abs())
+		r, err := filepath.Rel(rp.Worktree, loc.Abs())
 		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
 			return "", fmt.Errorf("path %q is not inside the repository: %w", p, roots.ErrNotFound)
 		}
@@ -132,13 +134,4 @@ func checkParents(wt *os.Root, rel string) error {
 // under reports whether the slash path p is dir or lies inside it ("." holds everything).
 func under(dir, p string) bool {
 	return dir == "." || p == dir || strings.HasPrefix(p, dir+"/")
-}
-
-// pathErr drops the path from an *fs.PathError: error texts name what the client sent, not real paths.
-func pathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

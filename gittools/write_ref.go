@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
@@ -20,12 +22,12 @@ var errRefMoved = errors.New("it changed while grove was working (another git co
 
 // updateRef sets ref to r's value if it currently equals old (nil: it must not exist).
 // HEAD lives in the git dir; other refs in the common dir (they differ in a linked worktree).
-func (rp *repo) updateRef(r, old *plumbing.Reference) error {
-	dirPath := rp.commonDir
+func updateRef(rp *repo.Repo, r, old *plumbing.Reference) error {
+	dirPath := rp.CommonDir
 	if r.Name() == plumbing.HEAD {
-		dirPath = rp.gitDir
+		dirPath = rp.GitDir
 	}
-	dir, err := rp.openDir(dirPath)
+	dir, err := openDir(rp, dirPath)
 	if err != nil {
 		return err
 	}
@@ -42,7 +44,7 @@ func (rp *repo) updateRef(r, old *plumbing.Reference) error {
 	if err != nil {
 		return fmt.Errorf("locking %s: %w", r.Name(), err)
 	}
-	err = rp.checkRef(r.Name(), old)
+	err = checkRef(rp, r.Name(), old)
 	if err == nil {
 		_, err = f.WriteString(refContent(r))
 	}
@@ -60,8 +62,8 @@ func (rp *repo) updateRef(r, old *plumbing.Reference) error {
 }
 
 // checkRef compares the current value of name (loose or packed, not followed) with old.
-func (rp *repo) checkRef(name plumbing.ReferenceName, old *plumbing.Reference) error {
-	cur, err := rp.git.Storer.Reference(name)
+func checkRef(rp *repo.Repo, name plumbing.ReferenceName, old *plumbing.Reference) error {
+	cur, err := rp.Git.Storer.Reference(name)
 	switch {
 	case errors.Is(err, plumbing.ErrReferenceNotFound):
 		if old != nil {
@@ -88,8 +90,8 @@ func refContent(r *plumbing.Reference) string {
 
 // refClash returns an existing ref that name cannot coexist with in git's ref namespace (refs/heads/a blocks
 // refs/heads/a/b and the other way round), or "".
-func (rp *repo) refClash(name plumbing.ReferenceName) (string, error) {
-	iter, err := rp.git.Storer.IterReferences()
+func refClash(rp *repo.Repo, name plumbing.ReferenceName) (string, error) {
+	iter, err := rp.Git.Storer.IterReferences()
 	if err != nil {
 		return "", err
 	}

@@ -11,24 +11,26 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // appendReflog adds "old new ident time\tmsg" to the log of ref (logs/HEAD in the git dir, logs/refs/... in the
 // common dir). It is best-effort: the ref itself is already written, and git tolerates a missing log line.
-func (rp *repo) appendReflog(ref plumbing.ReferenceName, old, new plumbing.Hash, msg string) error {
-	if !rp.logsRefUpdates(ref) {
+func appendReflog(rp *repo.Repo, ref plumbing.ReferenceName, old, new plumbing.Hash, msg string) error {
+	if !logsRefUpdates(rp, ref) {
 		return nil
 	}
-	sig, err := rp.signature("committer", time.Now())
+	sig, err := signature(rp, "committer", time.Now())
 	if err != nil {
 		return err
 	}
-	base := rp.commonDir
+	base := rp.CommonDir
 	if ref == plumbing.HEAD {
-		base = rp.gitDir
+		base = rp.GitDir
 	}
-	dir, err := rp.openDir(base)
+	dir, err := openDir(rp, base)
 	if err != nil {
 		return err
 	}
@@ -48,8 +50,8 @@ func (rp *repo) appendReflog(ref plumbing.ReferenceName, old, new plumbing.Hash,
 }
 
 // logsRefUpdates follows core.logAllRefUpdates: by default (non-bare) HEAD and branches are logged.
-func (rp *repo) logsRefUpdates(ref plumbing.ReferenceName) bool {
-	v := strings.ToLower(lastConfigValue(append(globalConfigs(), rp.localConfig()), "core", "logallrefupdates"))
+func logsRefUpdates(rp *repo.Repo, ref plumbing.ReferenceName) bool {
+	v := strings.ToLower(lastConfigValue(append(globalConfigs(), localConfig(rp)), "core", "logallrefupdates"))
 	switch v {
 	case "false", "no", "off", "0":
 		return false

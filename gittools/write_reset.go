@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,22 +36,22 @@ func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sco
 		return nil, ResetOut{}, err
 	}
 	defer unlock()
-	rels, err := rp.worktreePaths(sc, in.Files)
+	rels, err := worktreePaths(rp, sc, in.Files)
 	if err != nil {
 		return nil, ResetOut{}, err
 	}
 	if len(rels) == 0 {
 		rels = []string{"."}
 	}
-	head, err := rp.headCommit()
+	head, err := rp.HeadCommit()
 	if err != nil {
 		return nil, ResetOut{}, fmt.Errorf("reading HEAD: %w", err)
 	}
-	headFiles, err := rp.flatTree(ctx, head)
+	headFiles, err := flatTree(rp, ctx, head)
 	if err != nil {
 		return nil, ResetOut{}, fmt.Errorf("reading HEAD's tree: %w", err)
 	}
-	ix, err := rp.loadIndex()
+	ix, err := loadIndex(rp)
 	if err != nil {
 		return nil, ResetOut{}, err
 	}
@@ -62,11 +64,11 @@ func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sco
 	if len(unstaged) == 0 {
 		return textResult("Nothing to unstage: the index already matches HEAD for these paths."), ResetOut{}, nil
 	}
-	out := ResetOut{Unstaged: unstaged, StagedOnly: rp.stagedOnly(ctx, prev, headFiles, unstaged)}
+	out := ResetOut{Unstaged: unstaged, StagedOnly: stagedOnly(rp, ctx, prev, headFiles, unstaged)}
 	if err := ix.save(); err != nil {
 		return nil, ResetOut{}, err
 	}
-	rp.changed()
+	rp.Changed()
 	text := "Unstaged; the worktree is unchanged." + listText("unstaged", unstaged)
 	if len(out.StagedOnly) > 0 {
 		text += "\nThe staged versions of these files differed from the worktree; they are no longer in the index " +
@@ -78,8 +80,8 @@ func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sco
 
 // stagedOnly lists, as "path (blob <hash>)", the unstaged paths whose staged content differed from both HEAD
 // and the worktree: the one thing a reset takes out of the index that exists nowhere else in the worktree.
-func (rp *repo) stagedOnly(ctx context.Context, prev map[string][]*index.Entry, head map[string]blobEntry, unstaged []string) []string {
-	wt, err := rp.openWorktree()
+func stagedOnly(rp *repo.Repo, ctx context.Context, prev map[string][]*index.Entry, head map[string]blobEntry, unstaged []string) []string {
+	wt, err := openWorktree(rp)
 	if err != nil {
 		return nil
 	}
@@ -98,7 +100,7 @@ func (rp *repo) stagedOnly(ctx context.Context, prev map[string][]*index.Entry, 
 		if h, _, err := blobHash(ctx, wt, filepath.FromSlash(name)); err == nil && h == e.Hash {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s (blob %s)", name, e.Hash.String()[:shortLen]))
+		out = append(out, fmt.Sprintf("%s (blob %s)", name, e.Hash.String()[:repo.ShortLen]))
 	}
 	return out
 }

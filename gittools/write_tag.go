@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -21,7 +23,7 @@ import (
 )
 
 // createTag creates the tag in.Name at in.Revision (default HEAD). rp is locked by the caller.
-func (r *Repos) createTag(ctx context.Context, rp *repo, in TagArgs) (*mcp.CallToolResult, TagOut, error) {
+func (r *Repos) createTag(ctx context.Context, rp *repo.Repo, in TagArgs) (*mcp.CallToolResult, TagOut, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, TagOut{}, err
 	}
@@ -33,25 +35,25 @@ func (r *Repos) createTag(ctx context.Context, rp *repo, in TagArgs) (*mcp.CallT
 	if rev == "" {
 		rev = "HEAD"
 	}
-	target, err := rp.resolve(rev)
+	target, err := rp.Resolve(rev)
 	if err != nil {
 		return nil, TagOut{}, err
 	}
-	if _, err := rp.git.Storer.Reference(name); err == nil {
+	if _, err := rp.Git.Storer.Reference(name); err == nil {
 		return nil, TagOut{}, fmt.Errorf("tag %q already exists", name.Short())
 	}
 	msg, err := tagMessage(name.Short(), in.Message)
 	if err != nil {
 		return nil, TagOut{}, err
 	}
-	refHash, err := rp.writeTagObject(name.Short(), target, msg)
+	refHash, err := writeTagObject(rp, name.Short(), target, msg)
 	if err != nil {
 		return nil, TagOut{}, err
 	}
-	if err := rp.createRef(plumbing.NewHashReference(name, refHash)); err != nil {
+	if err := createRef(rp, plumbing.NewHashReference(name, refHash)); err != nil {
 		return nil, TagOut{}, err
 	}
-	rp.changed()
+	rp.Changed()
 	info := TagInfo{Name: name.Short(), Commit: target.String(), Annotated: true, Subject: summaryLine(msg)}
 	text := fmt.Sprintf("Created annotated tag %s at %s.", info.Name, shortHash(info.Commit))
 	return textResult(text), TagOut{Tags: []TagInfo{info}, Created: true}, nil
@@ -86,17 +88,17 @@ func tagName(s string) (plumbing.ReferenceName, error) {
 }
 
 // writeTagObject stores an annotated tag object for the commit target, signed off by the committer identity.
-func (rp *repo) writeTagObject(name string, target plumbing.Hash, msg string) (plumbing.Hash, error) {
-	tagger, err := rp.signature("committer", time.Now())
+func writeTagObject(rp *repo.Repo, name string, target plumbing.Hash, msg string) (plumbing.Hash, error) {
+	tagger, err := signature(rp, "committer", time.Now())
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	t := &object.Tag{Name: name, Tagger: tagger, Message: msg, TargetType: plumbing.CommitObject, Target: target}
-	obj := rp.git.Storer.NewEncodedObject()
+	obj := rp.Git.Storer.NewEncodedObject()
 	if err := t.Encode(obj); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	h, err := rp.git.Storer.SetEncodedObject(obj)
+	h, err := rp.Git.Storer.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("writing the tag: %w", err)
 	}

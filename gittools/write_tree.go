@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -23,19 +25,19 @@ type blobEntry struct {
 // flatTree maps every non-tree path of a commit's tree to its entry. A nil commit (unborn branch) gives an
 // empty map. Entry names are checked as every tree loader checks them (treeEntries), and the walk is bounded
 // by maxTreeEntries and ctx.
-func (rp *repo) flatTree(ctx context.Context, c *object.Commit) (map[string]blobEntry, error) {
+func flatTree(rp *repo.Repo, ctx context.Context, c *object.Commit) (map[string]blobEntry, error) {
 	out := make(map[string]blobEntry)
 	if c == nil {
 		return out, nil
 	}
-	return out, rp.flatten(ctx, c.TreeHash, "", out, newTreeBudget())
+	return out, flatten(rp, ctx, c.TreeHash, "", out, newTreeBudget())
 }
 
-func (rp *repo) flatten(ctx context.Context, h plumbing.Hash, dir string, out map[string]blobEntry, walk *treeBudget) error {
+func flatten(rp *repo.Repo, ctx context.Context, h plumbing.Hash, dir string, out map[string]blobEntry, walk *treeBudget) error {
 	if err := walk.next(ctx); err != nil {
 		return err
 	}
-	es, err := rp.treeEntries(h)
+	es, err := treeEntries(rp, h)
 	if err != nil {
 		return err
 	}
@@ -45,10 +47,10 @@ func (rp *repo) flatten(ctx context.Context, h plumbing.Hash, dir string, out ma
 	for _, e := range es {
 		p, err := walk.child(dir, e.Name)
 		if err != nil {
-			return rp.noted(err)
+			return rp.Noted(err)
 		}
 		if e.Mode == filemode.Dir {
-			if err := rp.flatten(ctx, e.Hash, p, out, walk); err != nil {
+			if err := flatten(rp, ctx, e.Hash, p, out, walk); err != nil {
 				return err
 			}
 			continue
@@ -66,7 +68,7 @@ type treeDir struct {
 
 // writeTree stores the trees for the merged index entries (intent-to-add entries left out, as git does) and
 // returns the root tree's hash.
-func (rp *repo) writeTree(entries []*index.Entry) (plumbing.Hash, error) {
+func writeTree(rp *repo.Repo, entries []*index.Entry) (plumbing.Hash, error) {
 	root := &treeDir{subdirs: map[string]*treeDir{}}
 	for _, e := range entries {
 		if e.Stage != stageMerged || e.IntentToAdd {
@@ -86,13 +88,13 @@ func (rp *repo) writeTree(entries []*index.Entry) (plumbing.Hash, error) {
 		}
 		d.entries = append(d.entries, object.TreeEntry{Name: base, Mode: e.Mode, Hash: e.Hash})
 	}
-	return rp.storeTree(root)
+	return storeTreeOf(rp, root)
 }
 
 // storeTree writes d and its subdirectories, children first.
-func (rp *repo) storeTree(d *treeDir) (plumbing.Hash, error) {
+func storeTreeOf(rp *repo.Repo, d *treeDir) (plumbing.Hash, error) {
 	for name, sub := range d.subdirs {
-		h, err := rp.storeTree(sub)
+		h, err := storeTreeOf(rp, sub)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
@@ -100,12 +102,12 @@ func (rp *repo) storeTree(d *treeDir) (plumbing.Hash, error) {
 	}
 	sort.Sort(object.TreeEntrySorter(d.entries))
 	t := &object.Tree{Entries: d.entries}
-	obj := rp.git.Storer.NewEncodedObject()
+	obj := rp.Git.Storer.NewEncodedObject()
 	if err := t.Encode(obj); err != nil {
 		return plumbing.ZeroHash, err
 	}
-	if rp.git.Storer.HasEncodedObject(obj.Hash()) == nil {
+	if rp.Git.Storer.HasEncodedObject(obj.Hash()) == nil {
 		return obj.Hash(), nil
 	}
-	return rp.git.Storer.SetEncodedObject(obj)
+	return rp.Git.Storer.SetEncodedObject(obj)
 }

@@ -1,4 +1,4 @@
-package gittools
+package repo
 
 import (
 	"context"
@@ -14,16 +14,16 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/objfile"
 )
 
-// writeBlobFrom stores the size bytes read from r as a loose blob, the way git writes one: hashed and
+// WriteBlobFrom stores the size bytes read from r as a loose blob, the way git writes one: hashed and
 // compressed in one pass into a temporary file in the objects directory, then renamed to its name (or dropped
 // when the object is already there). Memory stays at one buffer; ctx is checked between chunks; check, if not
 // nil, sees every chunk and can refuse the content. r holding more or fewer than size bytes is an error.
-func (s *objectStore) writeBlobFrom(ctx context.Context, r io.Reader, size int64, check func([]byte) error) (plumbing.Hash, error) {
+func (s *objectStore) WriteBlobFrom(ctx context.Context, r io.Reader, size int64, check func([]byte) error) (plumbing.Hash, error) {
 	objects := s.loose[0]
 	tmp := "tmp_obj_" + rand.Text()[:12]
 	f, err := objects.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("creating an object: %w", pathErr(err))
+		return plumbing.ZeroHash, fmt.Errorf("creating an object: %w", PathErr(err))
 	}
 	h, err := compressBlob(ctx, f, r, size, check)
 	if cerr := f.Close(); err == nil {
@@ -95,10 +95,10 @@ func placeObject(objects *os.Root, tmp string, h plumbing.Hash) error {
 		return objects.Remove(tmp)
 	}
 	if err := objects.Mkdir(hex[:2], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("storing object %s: %w", hex[:shortLen], pathErr(err))
+		return fmt.Errorf("storing object %s: %w", hex[:ShortLen], PathErr(err))
 	}
 	if err := objects.Rename(tmp, name); err != nil {
-		return fmt.Errorf("storing object %s: %w", hex[:shortLen], pathErr(err))
+		return fmt.Errorf("storing object %s: %w", hex[:ShortLen], PathErr(err))
 	}
 	return nil
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package gittools
+package repo
 
 import (
 	"io/fs"
@@ -9,16 +9,16 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 )
 
-// inode returns the inode number of fi, or 0 where the platform has none.
-func inode(fi fs.FileInfo) uint64 {
+// Inode returns the inode number of fi, or 0 where the platform has none.
+func Inode(fi fs.FileInfo) uint64 {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return uint64(st.Ino)
 	}
 	return 0
 }
 
-// keyOf returns the stat data we use to recognise unchanged content.
-func keyOf(fi fs.FileInfo) statKey {
+// KeyOf returns the stat data we use to recognise unchanged content.
+func KeyOf(fi fs.FileInfo) statKey {
 	k := statKey{mtime: fi.ModTime().UnixNano(), size: fi.Size(), mode: uint32(fi.Mode())}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		k.ctime = st.Ctim.Sec*1e9 + st.Ctim.Nsec
@@ -27,8 +27,8 @@ func keyOf(fi fs.FileInfo) statKey {
 	return k
 }
 
-// statMatches compares the stat data git records in the index with fi (mtime, ctime, inode, size).
-func statMatches(e gitfmt.IndexEntry, fi fs.FileInfo) bool {
+// StatMatches compares the stat data git records in the index with fi (mtime, ctime, inode, size).
+func StatMatches(e gitfmt.IndexEntry, fi fs.FileInfo) bool {
 	mt := fi.ModTime()
 	if uint32(mt.Unix()) != e.MtimeS || uint32(mt.Nanosecond()) != e.MtimeNs || uint32(fi.Size()) != e.Size {
 		return false

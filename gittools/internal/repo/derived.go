@@ -1,4 +1,4 @@
-package gittools
+package repo
 
 import (
 	"github.com/go-git/go-git/v5/plumbing"
@@ -10,11 +10,11 @@ type derived struct {
 	index *gitfmt.Index
 }
 
-// wtHash remembers the blob hash of a worktree file for given stat data, so racily clean or stat-dirty but
+// WtHash remembers the blob hash of a worktree file for given stat data, so racily clean or stat-dirty but
 // unchanged files are hashed once, not on every status (we never rewrite .git/index to record it).
-type wtHash struct {
-	st   statKey
-	hash plumbing.Hash
+type WtHash struct {
+	St   statKey
+	Hash plumbing.Hash
 }
 
 // statKey is the stat data that identifies a file's content for our purposes.
@@ -25,14 +25,14 @@ type statKey struct {
 	mode         uint32
 }
 
-// index returns the parsed index, cached until the index file changes.
-func (rp *repo) index() (*gitfmt.Index, error) {
+// Index returns the parsed index, cached until the index file changes.
+func (rp *Repo) Index() (*gitfmt.Index, error) {
 	if rp.derived.index != nil {
 		return rp.derived.index, nil
 	}
-	idx, err := gitfmt.ReadIndex(rp.gitDir, "index")
+	idx, err := gitfmt.ReadIndex(rp.GitDir, "index")
 	if err != nil {
-		return nil, rp.noted(err)
+		return nil, rp.Noted(err)
 	}
 	rp.derived.index = idx
 	return idx, nil

@@ -1,4 +1,4 @@
-package gittools
+package repo
 
 import (
 	"bytes"
@@ -15,42 +15,42 @@ import (
 )
 
 // graphFile is the repository's .git/objects/info/commit-graph, read into memory: parents, root tree and
-// commit time of a commit without inflating and decoding it (GIT-PERFORMANCE §6.2). Commits newer than the
+// Commit time of a commit without inflating and decoding it (GIT-PERFORMANCE §6.2). Commits newer than the
 // file are simply not in it. Split graphs (objects/info/commit-graphs/) are not read: those commits are decoded.
 type graphFile struct {
 	idx   commitgraph.Index
 	stamp fileStamp
 }
 
-// commitGraph is where a log walk takes commits from (see walker.commit): the decoded-commit cache first, then
+// CommitGraph is where a log walk takes commits from (see walker.commit): the decoded-commit cache first, then
 // the commit-graph file, then the object store (decoded once and cached). The walk needs only parents, root
 // tree and commit time; the commits it shows are completed from the cache.
-type commitGraph struct {
-	rp   *repo
+type CommitGraph struct {
+	rp   *Repo
 	file *graphFile // nil: no usable commit-graph
 }
 
-// walkGraph returns the commit source of a log walk. Caller holds rp.mu for the whole walk.
-func (rp *repo) walkGraph() *commitGraph {
-	return &commitGraph{rp: rp, file: rp.commitGraph()}
+// WalkGraph returns the commit source of a log walk. Caller holds rp.mu for the whole walk.
+func (rp *Repo) WalkGraph() *CommitGraph {
+	return &CommitGraph{rp: rp, file: rp.CommitGraph()}
 }
 
-// commit returns h for the walker: fully decoded if cached, else partial from the graph file, else decoded
+// Commit returns h for the walker: fully decoded if cached, else partial from the graph file, else decoded
 // (and cached). false makes the walker read h itself, which reports the error (a shallow boundary, say).
-func (g *commitGraph) commit(h plumbing.Hash) (*object.Commit, bool) {
-	if e := g.rp.commits.get(h); e != nil {
-		return e.c, true
+func (g *CommitGraph) Commit(h plumbing.Hash) (*object.Commit, bool) {
+	if e := g.rp.commits.Get(h); e != nil {
+		return e.C, true
 	}
 	if g.file != nil {
 		if c, ok := g.file.commit(h); ok {
 			return c, true
 		}
 	}
-	e, err := g.rp.cachedCommit(h)
+	e, err := g.rp.CachedCommit(h)
 	if err != nil {
 		return nil, false
 	}
-	return e.c, true
+	return e.C, true
 }
 
 // maxGraphFile bounds the commit-graph read into memory (about 72 bytes per commit: 900k commits).
@@ -58,10 +58,10 @@ const maxGraphFile = 64 << 20
 
 const graphPath = "objects/info/commit-graph"
 
-// commitGraph returns the repository's commit-graph file, or nil when it has none (or an unreadable one), re-read
+// CommitGraph returns the repository's commit-graph file, or nil when it has none (or an unreadable one), re-read
 // when the file changes. Caller holds rp.mu.
-func (rp *repo) commitGraph() *graphFile {
-	st := statStamp(filepath.Join(rp.commonDir, filepath.FromSlash(graphPath)))
+func (rp *Repo) CommitGraph() *graphFile {
+	st := statStamp(filepath.Join(rp.CommonDir, filepath.FromSlash(graphPath)))
 	if rp.graph != nil && rp.graph.stamp == st {
 		return rp.graph
 	}
@@ -69,11 +69,11 @@ func (rp *repo) commitGraph() *graphFile {
 	if st == (fileStamp{}) || st.mtime == -1 || st == rp.badGraph {
 		return nil
 	}
-	idx, err := openGraph(rp.commonDir)
+	idx, err := openGraph(rp.CommonDir)
 	if err != nil {
 		// Walks fall back to decoding commits; the client hears of it once per version of the file.
 		rp.badGraph = st
-		rp.noted(&gitfmt.RefusedFile{File: ".git/" + graphPath, Reason: "it is corrupt or too large; commits are read without it"})
+		rp.Noted(&gitfmt.RefusedFile{File: ".git/" + graphPath, Reason: "it is corrupt or too large; commits are read without it"})
 		return nil
 	}
 	rp.graph = &graphFile{idx: idx, stamp: st}
@@ -112,7 +112,7 @@ type memFile struct{ *bytes.Reader }
 
 func (memFile) Close() error { return nil }
 
-// commit returns a partial commit for h, with only Hash, TreeHash, ParentHashes and Committer.When set, or
+// Commit returns a partial commit for h, with only Hash, TreeHash, ParentHashes and Committer.When set, or
 // false when h is not in the graph.
 func (g *graphFile) commit(h plumbing.Hash) (_ *object.Commit, ok bool) {
 	defer func() {

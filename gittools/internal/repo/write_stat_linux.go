@@ -1,4 +1,4 @@
-package gittools
+package repo
 
 import (
 	"io/fs"
@@ -8,9 +8,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
-// fillStat copies the stat data git keeps in an index entry, so that git sees the entry as clean without
+// FillStat copies the stat data git keeps in an index entry, so that git sees the entry as clean without
 // re-reading the file.
-func fillStat(e *index.Entry, fi fs.FileInfo) {
+func FillStat(e *index.Entry, fi fs.FileInfo) {
 	e.ModifiedAt = fi.ModTime()
 	e.Size = uint32(fi.Size())
 	st, ok := fi.Sys().(*syscall.Stat_t)

@@ -1,4 +1,4 @@
-package gittools
+package repo
 
 import (
 	"errors"
@@ -21,22 +21,22 @@ type headCache struct {
 	branch string       // the branch HEAD names, e.g. refs/heads/main
 }
 
-// racyWindow is how old a file's mtime must be before its stat data vouches for its content: a file rewritten
-// within the same timestamp tick (coarse, a few ms) keeps size and mtime, so younger stamps are not trusted.
-var racyWindow = time.Second // a variable so tests can lower it
+// RacyWindow is how old a file's mtime must be before its stat data vouches for its content: a file rewritten
+// Within the same timestamp tick (coarse, a few ms) keeps size and mtime, so younger stamps are not trusted.
+var RacyWindow = time.Second // a variable so tests can lower it
 
-// headHash resolves HEAD; ok is false (no error) on an unborn branch.
-func (rp *repo) headHash() (_ plumbing.Hash, ok bool, err error) {
+// HeadHash resolves HEAD; ok is false (no error) on an unborn branch.
+func (rp *Repo) HeadHash() (_ plumbing.Hash, ok bool, err error) {
 	if hc := rp.head; hc != nil && rp.headStamps(hc.branch) == hc.stamps {
 		return hc.hash, hc.born, nil
 	}
 	rp.head = nil
 	// Stamps before reads: a change in between leaves stamps that no longer match, so the next call re-reads.
 	// HEAD is stamped twice, around reading the branch it names, so that branch and stamps agree.
-	before := statStamp(filepath.Join(rp.gitDir, "HEAD"))
+	before := statStamp(filepath.Join(rp.GitDir, "HEAD"))
 	branch := rp.headBranch()
 	stamps := rp.headStamps(branch)
-	ref, err := rp.git.Head()
+	ref, err := rp.Git.Head()
 	born := err == nil
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		err = nil
@@ -59,8 +59,8 @@ const detachedHead = "HEAD"
 
 // headBranch returns the branch HEAD names, detachedHead when HEAD holds a hash, or "" when it names something
 // other than a plain branch or cannot be read (then nothing is cached).
-func (rp *repo) headBranch() string {
-	ref, err := rp.git.Storer.Reference(plumbing.HEAD)
+func (rp *Repo) headBranch() string {
+	ref, err := rp.Git.Storer.Reference(plumbing.HEAD)
 	if err != nil {
 		return ""
 	}
@@ -77,28 +77,28 @@ func (rp *repo) headBranch() string {
 
 // plainBranch reports whether branch is a loose or packed ref holding a hash, not a symbolic ref whose target
 // the stamps would not cover.
-func (rp *repo) plainBranch(branch string, born bool) bool {
+func (rp *Repo) plainBranch(branch string, born bool) bool {
 	if branch == detachedHead || !born {
 		return true
 	}
-	ref, err := rp.git.Storer.Reference(plumbing.ReferenceName(branch))
+	ref, err := rp.Git.Storer.Reference(plumbing.ReferenceName(branch))
 	return err == nil && ref.Type() == plumbing.HashReference
 }
 
 // headStamps takes the stat data of the files HEAD's resolution reads.
-func (rp *repo) headStamps(branch string) [3]fileStamp {
+func (rp *Repo) headStamps(branch string) [3]fileStamp {
 	var s [3]fileStamp
-	s[0] = statStamp(filepath.Join(rp.gitDir, "HEAD"))
+	s[0] = statStamp(filepath.Join(rp.GitDir, "HEAD"))
 	if branch != detachedHead && branch != "" {
-		s[1] = statStamp(filepath.Join(rp.commonDir, filepath.FromSlash(branch)))
+		s[1] = statStamp(filepath.Join(rp.CommonDir, filepath.FromSlash(branch)))
 	}
-	s[2] = statStamp(filepath.Join(rp.commonDir, "packed-refs"))
+	s[2] = statStamp(filepath.Join(rp.CommonDir, "packed-refs"))
 	return s
 }
 
 // trustworthy reports whether every stamp is readable and old enough (see racyWindow).
 func trustworthy(stamps []fileStamp, now time.Time) bool {
-	limit := now.Add(-racyWindow).UnixNano()
+	limit := now.Add(-RacyWindow).UnixNano()
 	for _, s := range stamps {
 		if s.mtime == -1 || s.mtime > limit {
 			return false

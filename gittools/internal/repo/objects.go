@@ -1,4 +1,4 @@
-package gittools
+package repo
 
 // Reading objects with sizes known before their content. go-git v5.19.3 bounds what it inflates from packs by
 // the size in the object's header, and with LargeObjectThreshold set it streams big packed objects instead of
@@ -40,8 +40,8 @@ const (
 	// maxObjectBytes bounds commits, trees and tags (blobs are bounded by their readers): a tree of 32 MiB
 	// lists some 400,000 entries, far beyond any real directory, and go-git decodes these whole.
 	maxObjectBytes = 32 << 20
-	// maxConfigFile bounds a config file: .git/config and the user's global ones (real ones are a few KB).
-	maxConfigFile = 1 << 20
+	// MaxConfigFile bounds a config file: .git/config and the user's global ones (real ones are a few KB).
+	MaxConfigFile = 1 << 20
 	// maxLooseHeader bounds a loose object's header ("commit 123\x00"): the longest type and a 19-digit size.
 	maxLooseHeader = 32
 )
@@ -123,7 +123,7 @@ func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 		return nil, plumbing.ErrObjectNotFound
 	}
 	if o.Type() != plumbing.BlobObject && o.Size() > maxObjectBytes {
-		return nil, &gitfmt.RefusedFile{File: o.Type().String() + " " + h.String()[:shortLen],
+		return nil, &gitfmt.RefusedFile{File: o.Type().String() + " " + h.String()[:ShortLen],
 			Reason: fmt.Sprintf("it is %s, over the %s limit grove reads for a %s", patchtext.SizeText(o.Size()), patchtext.SizeText(maxObjectBytes), o.Type())}
 	}
 	return o, nil
@@ -144,7 +144,7 @@ func (s *objectStore) looseObject(h plumbing.Hash) (plumbing.EncodedObject, erro
 		lo := &looseObj{dir: dir, name: name, hash: h}
 		r, err := lo.open(f)
 		if err != nil {
-			return nil, fmt.Errorf("reading object %s: %w", hex[:shortLen], err)
+			return nil, fmt.Errorf("reading object %s: %w", hex[:ShortLen], err)
 		}
 		if lo.size > largeObject {
 			r.Close()
@@ -157,7 +157,7 @@ func (s *objectStore) looseObject(h plumbing.Hash) (plumbing.EncodedObject, erro
 		}
 		r.Close()
 		if err != io.EOF {
-			return nil, fmt.Errorf("reading object %s: %w", hex[:shortLen], err)
+			return nil, fmt.Errorf("reading object %s: %w", hex[:ShortLen], err)
 		}
 		s.cache.Put(lo)
 		return lo, nil
@@ -166,7 +166,7 @@ func (s *objectStore) looseObject(h plumbing.Hash) (plumbing.EncodedObject, erro
 }
 
 // Config reads the repository's config (commonDir/config, as go-git's storage does), refusing one over
-// maxConfigFile instead of reading it all.
+// MaxConfigFile instead of reading it all.
 func (s *objectStore) Config() (*config.Config, error) {
 	f, err := os.OpenInRoot(s.commonDir, "config")
 	if errors.Is(err, fs.ErrNotExist) {
@@ -176,17 +176,17 @@ func (s *objectStore) Config() (*config.Config, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxConfigFile+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxConfigFile {
+	if len(data) > MaxConfigFile {
 		fi, _ := f.Stat()
 		size := int64(len(data))
 		if fi != nil {
 			size = fi.Size()
 		}
-		return nil, gitfmt.TooBigFile(".git/config", size, maxConfigFile)
+		return nil, gitfmt.TooBigFile(".git/config", size, MaxConfigFile)
 	}
 	return config.ReadConfig(bytes.NewReader(data))
 }
@@ -306,23 +306,23 @@ func (r *sizedReader) Close() error {
 	return r.f.Close()
 }
 
-// readBlobCapped reads blob h when its header says it holds at most limit bytes; otherwise it reads nothing
+// ReadBlobCapped reads blob h when its header says it holds at most limit bytes; otherwise it reads nothing
 // and returns a *tooLarge error. It also returns the size from the header.
-func (rp *repo) readBlobCapped(h plumbing.Hash, limit int64) ([]byte, int64, error) {
-	o, err := rp.git.Storer.EncodedObject(plumbing.BlobObject, h)
+func (rp *Repo) ReadBlobCapped(h plumbing.Hash, limit int64) ([]byte, int64, error) {
+	o, err := rp.Git.Storer.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
-		return nil, 0, fmt.Errorf("reading blob %s: %w", h.String()[:shortLen], err)
+		return nil, 0, fmt.Errorf("reading blob %s: %w", h.String()[:ShortLen], err)
 	}
 	if o.Size() > limit {
 		return nil, o.Size(), &patchtext.TooLarge{Size: o.Size(), Limit: limit}
 	}
-	data, err := readPrefix(o, o.Size())
+	data, err := ReadPrefix(o, o.Size())
 	return data, o.Size(), err
 }
 
-// readPrefix reads the first n bytes of o (all of it when n is o.Size()), through a reader that holds the
+// ReadPrefix reads the first n bytes of o (all of it when n is o.Size()), through a reader that holds the
 // stream to the size in o's header: a stream that goes on, or ends early, is an error, never more memory.
-func readPrefix(o plumbing.EncodedObject, n int64) ([]byte, error) {
+func ReadPrefix(o plumbing.EncodedObject, n int64) ([]byte, error) {
 	n = min(n, o.Size())
 	r, err := o.Reader()
 	if err != nil {
@@ -331,11 +331,11 @@ func readPrefix(o plumbing.EncodedObject, n int64) ([]byte, error) {
 	defer r.Close()
 	data := make([]byte, n)
 	if _, err := io.ReadFull(r, data); err != nil {
-		return nil, fmt.Errorf("reading object %s: %w", o.Hash().String()[:shortLen], inflateErr(err))
+		return nil, fmt.Errorf("reading object %s: %w", o.Hash().String()[:ShortLen], inflateErr(err))
 	}
 	if n == o.Size() {
 		if k, err := r.Read(make([]byte, 1)); k > 0 || err != nil && err != io.EOF {
-			return nil, fmt.Errorf("reading object %s: %w", o.Hash().String()[:shortLen], inflateErr(err))
+			return nil, fmt.Errorf("reading object %s: %w", o.Hash().String()[:ShortLen], inflateErr(err))
 		}
 	}
 	return data, nil
@@ -349,15 +349,15 @@ func inflateErr(err error) error {
 	return err
 }
 
-// copyObject streams o's content into w, checking ctx between chunks; the content must be exactly o.Size()
+// CopyObject streams o's content into w, checking ctx between chunks; the content must be exactly o.Size()
 // bytes. Memory stays at one buffer whatever the object's size.
-func copyObject(ctx context.Context, w io.Writer, o plumbing.EncodedObject) error {
+func CopyObject(ctx context.Context, w io.Writer, o plumbing.EncodedObject) error {
 	r, err := o.Reader()
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	n, err := io.CopyBuffer(w, ctxReader{ctx, r}, make([]byte, 64<<10))
+	n, err := io.CopyBuffer(w, CtxReader{ctx, r}, make([]byte, 64<<10))
 	if err != nil {
 		return inflateErr(err)
 	}
@@ -367,15 +367,18 @@ func copyObject(ctx context.Context, w io.Writer, o plumbing.EncodedObject) erro
 	return nil
 }
 
-// ctxReader fails a read once ctx is done, so a long copy stops between chunks.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
+// CtxReader fails a read once ctx is done, so a long copy stops between chunks.
+type CtxReader struct {
+	Ctx context.Context
+	R   io.Reader
 }
 
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
+func (c CtxReader) Read(p []byte) (int, error) {
+	if err := c.Ctx.Err(); err != nil {
 		return 0, err
 	}
-	return c.r.Read(p)
+	return c.R.Read(p)
 }
+
+// ShortLen is the length of the short hashes the write tools report.
+const ShortLen = 7

@@ -1,4 +1,4 @@
-package gittools
+package repo
 
 import (
 	"bufio"
@@ -16,42 +16,18 @@ import (
 	"github.com/grove-mcp/grove/roots"
 )
 
-var errRepoPathRequired = errors.New("repo_path is required when there is more than one root")
+var ErrRepoPathRequired = errors.New("repo_path is required when there is more than one root")
 
-// found is a repository located inside the roots, before it is opened.
-type found struct {
-	loc       roots.Loc // the worktree
-	worktree  string    // absolute real path
-	gitDir    string    // absolute real path
-	commonDir string    // absolute real path
+// Found is a repository located inside the roots, before it is opened.
+type Found struct {
+	Loc       roots.Loc // the worktree
+	Worktree  string    // absolute real path
+	GitDir    string    // absolute real path
+	CommonDir string    // absolute real path
 }
 
-// discover finds the repository containing repoPath, walking up but never above the root that holds it, and
-// refuses it unless the git dir, commondir, alternates and core.worktree all lie inside sc.
-func (r *Repos) discover(sc *roots.Scope, repoPath string) (found, error) {
-	if repoPath == "" && len(sc.Roots()) > 1 {
-		return found{}, errRepoPathRequired
-	}
-	start, top, ok := startDir(sc, repoPath)
-	if !ok {
-		return found{}, errNoRepo(repoPath)
-	}
-	for dir := start; ; dir = filepath.Dir(dir) {
-		if fi, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			f, ok := checkRepo(sc, dir, fi, r.log)
-			if !ok {
-				return found{}, errNoRepo(repoPath)
-			}
-			return f, nil
-		}
-		if dir == top || dir == filepath.Dir(dir) {
-			return found{}, errNoRepo(repoPath)
-		}
-	}
-}
-
-// startDir resolves repoPath to a real directory inside sc and the root directory the walk must stop at.
-func startDir(sc *roots.Scope, repoPath string) (start, top string, ok bool) {
+// StartDir resolves repoPath to a real directory inside sc and the root directory the walk must stop at.
+func StartDir(sc *roots.Scope, repoPath string) (start, top string, ok bool) {
 	var abs string
 	if repoPath == "" {
 		rs := sc.Roots()
@@ -82,31 +58,31 @@ func startDir(sc *roots.Scope, repoPath string) (start, top string, ok bool) {
 	return real, loc.Root.Path, true
 }
 
-// checkRepo validates the repository whose worktree is dir and whose .git entry is described by fi. A config
+// CheckRepo validates the repository whose worktree is dir and whose .git entry is described by fi. A config
 // file too big to check is logged for the client (see noted).
-func checkRepo(sc *roots.Scope, dir string, fi os.FileInfo, log *slog.Logger) (found, bool) {
+func CheckRepo(sc *roots.Scope, dir string, fi os.FileInfo, log *slog.Logger) (Found, bool) {
 	gitDir, ok := gitDirOf(sc, dir, fi)
 	if !ok || !sc.ContainsReal(gitDir) {
-		return found{}, false
+		return Found{}, false
 	}
 	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
-		return found{}, false
+		return Found{}, false
 	}
 	commonDir, ok := commonDirOf(sc, gitDir)
 	if !ok || !sc.ContainsReal(commonDir) {
-		return found{}, false
+		return Found{}, false
 	}
 	if objects := filepath.Join(commonDir, "objects"); !sc.ContainsReal(objects) || !alternatesInside(sc, objects, 0) {
-		return found{}, false
+		return Found{}, false
 	}
 	if !worktreeConfigOK(sc, dir, gitDir, commonDir, log) {
-		return found{}, false
+		return Found{}, false
 	}
 	loc, ok := sc.Locate(dir)
 	if !ok {
-		return found{}, false
+		return Found{}, false
 	}
-	return found{loc: loc, worktree: dir, gitDir: gitDir, commonDir: commonDir}, true
+	return Found{Loc: loc, Worktree: dir, GitDir: gitDir, CommonDir: commonDir}, true
 }
 
 // gitDirOf follows a `.git` directory, symlink or `gitdir:` file to the real git dir.

@@ -1,4 +1,4 @@
-package gittools
+package repo
 
 import (
 	"errors"
@@ -12,9 +12,9 @@ import (
 // maxRevision bounds revision arguments.
 const maxRevision = 256
 
-// validRevision refuses revisions that could be taken for options or that carry bytes no ref or revision
+// ValidRevision refuses revisions that could be taken for options or that carry bytes no ref or revision
 // expression contains: a leading '-', NUL and other control characters, spaces, and backslashes.
-func validRevision(rev string) error {
+func ValidRevision(rev string) error {
 	switch {
 	case rev == "":
 		return errors.New("empty revision")
@@ -36,9 +36,9 @@ func errUnknownRevision(rev string) error {
 	return fmt.Errorf("unknown revision %q", rev)
 }
 
-// resolve validates rev and resolves it to a commit hash (annotated tags are peeled).
-func (rp *repo) resolve(rev string) (plumbing.Hash, error) {
-	if err := validRevision(rev); err != nil {
+// Resolve validates rev and resolves it to a commit hash (annotated tags are peeled).
+func (rp *Repo) Resolve(rev string) (plumbing.Hash, error) {
+	if err := ValidRevision(rev); err != nil {
 		return plumbing.ZeroHash, err
 	}
 	h, err := rp.resolveAny(rev)
@@ -51,9 +51,9 @@ func (rp *repo) resolve(rev string) (plumbing.Hash, error) {
 // resolveAny resolves rev to an object hash without peeling. Hex strings are hashes (full, or abbreviated to
 // at least minShortHash digits, found by binary search over the pack indexes) unless a ref has that name;
 // everything else goes to go-git's revision parser.
-func (rp *repo) resolveAny(rev string) (plumbing.Hash, error) {
-	if !isHex(rev) {
-		h, err := rp.git.ResolveRevision(plumbing.Revision(rev))
+func (rp *Repo) resolveAny(rev string) (plumbing.Hash, error) {
+	if !IsHex(rev) {
+		h, err := rp.Git.ResolveRevision(plumbing.Revision(rev))
 		if err != nil {
 			return plumbing.ZeroHash, errUnknownRevision(rev)
 		}
@@ -65,7 +65,7 @@ func (rp *repo) resolveAny(rev string) (plumbing.Hash, error) {
 	switch {
 	case len(rev) == 40:
 		h := plumbing.NewHash(rev)
-		if _, err := rp.git.Storer.EncodedObject(plumbing.AnyObject, h); err == nil {
+		if _, err := rp.Git.Storer.EncodedObject(plumbing.AnyObject, h); err == nil {
 			return h, nil
 		}
 	case len(rev) >= minShortHash:
@@ -79,9 +79,9 @@ func (rp *repo) resolveAny(rev string) (plumbing.Hash, error) {
 
 // refByName looks rev up the way git does for a ref name: as given, then under refs/, refs/tags/,
 // refs/heads/ and refs/remotes/.
-func (rp *repo) refByName(rev string) (plumbing.Hash, bool) {
+func (rp *Repo) refByName(rev string) (plumbing.Hash, bool) {
 	for _, prefix := range []string{"", "refs/", "refs/tags/", "refs/heads/", "refs/remotes/"} {
-		ref, err := rp.git.Reference(plumbing.ReferenceName(prefix+rev), true)
+		ref, err := rp.Git.Reference(plumbing.ReferenceName(prefix+rev), true)
 		if err == nil {
 			return ref.Hash(), true
 		}
@@ -90,9 +90,9 @@ func (rp *repo) refByName(rev string) (plumbing.Hash, bool) {
 }
 
 // peelCommit follows annotated tags from h to a commit.
-func (rp *repo) peelCommit(h plumbing.Hash, rev string) (plumbing.Hash, error) {
+func (rp *Repo) peelCommit(h plumbing.Hash, rev string) (plumbing.Hash, error) {
 	for range 10 {
-		o, err := rp.git.Storer.EncodedObject(plumbing.AnyObject, h)
+		o, err := rp.Git.Storer.EncodedObject(plumbing.AnyObject, h)
 		if err != nil {
 			return plumbing.ZeroHash, errUnknownRevision(rev)
 		}
@@ -100,7 +100,7 @@ func (rp *repo) peelCommit(h plumbing.Hash, rev string) (plumbing.Hash, error) {
 		case plumbing.CommitObject:
 			return h, nil
 		case plumbing.TagObject:
-			t, err := object.DecodeTag(rp.git.Storer, o)
+			t, err := object.DecodeTag(rp.Git.Storer, o)
 			if err != nil {
 				return plumbing.ZeroHash, err
 			}
@@ -112,25 +112,25 @@ func (rp *repo) peelCommit(h plumbing.Hash, rev string) (plumbing.Hash, error) {
 	return plumbing.ZeroHash, errUnknownRevision(rev)
 }
 
-// commit resolves rev and reads the commit.
-func (rp *repo) commit(rev string) (*object.Commit, error) {
-	h, err := rp.resolve(rev)
+// Commit resolves rev and reads the commit.
+func (rp *Repo) Commit(rev string) (*object.Commit, error) {
+	h, err := rp.Resolve(rev)
 	if err != nil {
 		return nil, err
 	}
-	return rp.git.CommitObject(h)
+	return rp.Git.CommitObject(h)
 }
 
-// headCommit returns HEAD's commit, or nil (no error) on an unborn branch.
-func (rp *repo) headCommit() (*object.Commit, error) {
-	h, ok, err := rp.headHash()
+// HeadCommit returns HEAD's commit, or nil (no error) on an unborn branch.
+func (rp *Repo) HeadCommit() (*object.Commit, error) {
+	h, ok, err := rp.HeadHash()
 	if err != nil || !ok {
 		return nil, err
 	}
-	return rp.git.CommitObject(h)
+	return rp.Git.CommitObject(h)
 }
 
-func isHex(s string) bool {
+func IsHex(s string) bool {
 	for _, c := range []byte(s) {
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
 			return false
@@ -139,8 +139,8 @@ func isHex(s string) bool {
 	return s != ""
 }
 
-// splitRange splits "a..b" into its ends ("" for an omitted end, meaning HEAD); ok is false without "..".
-func splitRange(rev string) (a, b string, ok bool) {
+// SplitRange splits "a..b" into its ends ("" for an omitted end, meaning HEAD); ok is false without "..".
+func SplitRange(rev string) (a, b string, ok bool) {
 	if strings.Contains(rev, "...") {
 		return "", "", false
 	}
@@ -148,8 +148,8 @@ func splitRange(rev string) (a, b string, ok bool) {
 	return a, b, ok
 }
 
-var zeroHash plumbing.Hash
+var ZeroHash plumbing.Hash
 
-func hashOf(s string) plumbing.Hash { return plumbing.NewHash(s) }
+func HashOf(s string) plumbing.Hash { return plumbing.NewHash(s) }
 
-func itoa(n int) string { return fmt.Sprint(n) }
+func Itoa(n int) string { return fmt.Sprint(n) }

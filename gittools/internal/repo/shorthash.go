@@ -1,4 +1,4 @@
-package gittools
+package repo
 
 import (
 	"encoding/binary"
@@ -20,9 +20,9 @@ var errNoObject = errors.New("no object with that prefix")
 
 // resolveShort finds the one object whose hash starts with prefix, by binary search over every pack's .idx
 // (about log2(n) 20-byte reads per pack instead of go-git's linear scan) and a listing of the loose fan-out dir.
-func (rp *repo) resolveShort(prefix string) (plumbing.Hash, error) {
+func (rp *Repo) resolveShort(prefix string) (plumbing.Hash, error) {
 	prefix = strings.ToLower(prefix)
-	objects, err := os.OpenRoot(filepath.Join(rp.commonDir, "objects"))
+	objects, err := os.OpenRoot(filepath.Join(rp.CommonDir, "objects"))
 	if err != nil {
 		return plumbing.ZeroHash, errNoObject
 	}
@@ -41,7 +41,7 @@ func (rp *repo) resolveShort(prefix string) (plumbing.Hash, error) {
 		}
 	}
 	for _, name := range listDir(objects, prefix[:2]) {
-		if n := prefix[:2] + name; len(n) == 40 && isHex(n) && strings.HasPrefix(n, prefix) {
+		if n := prefix[:2] + name; len(n) == 40 && IsHex(n) && strings.HasPrefix(n, prefix) {
 			seen[plumbing.NewHash(n)] = true
 		}
 	}

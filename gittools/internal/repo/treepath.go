@@ -1,4 +1,4 @@
-package gittools
+package repo
 
 import (
 	"bytes"
@@ -8,10 +8,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// treeLookup finds the entry at a path in trees, reading tree objects as raw bytes (go-git's Tree.Decode
+// TreeLookup finds the entry at a path in trees, reading tree objects as raw bytes (go-git's Tree.Decode
 // allocates per entry and was 41 % of a path-log walk) and memoising per (tree, rest of path).
-type treeLookup struct {
-	rp   *repo
+type TreeLookup struct {
+	rp   *Repo
 	memo map[lookupKey]treeHit
 }
 
@@ -21,20 +21,20 @@ type lookupKey struct {
 }
 
 type treeHit struct {
-	hash  plumbing.Hash
-	mode  filemode.FileMode
-	found bool
+	Hash  plumbing.Hash
+	Mode  filemode.FileMode
+	Found bool
 }
 
-func newTreeLookup(rp *repo) *treeLookup {
-	return &treeLookup{rp: rp, memo: map[lookupKey]treeHit{}}
+func NewTreeLookup(rp *Repo) *TreeLookup {
+	return &TreeLookup{rp: rp, memo: map[lookupKey]treeHit{}}
 }
 
 // maxLookupMemo bounds the memo; it is simply dropped when full.
 const maxLookupMemo = 1 << 16
 
-// find returns the entry at p (slash-separated, no leading slash) in tree t.
-func (l *treeLookup) find(t plumbing.Hash, p string) (treeHit, error) {
+// Find returns the entry at p (slash-separated, no leading slash) in tree t.
+func (l *TreeLookup) Find(t plumbing.Hash, p string) (treeHit, error) {
 	k := lookupKey{t, p}
 	if h, ok := l.memo[k]; ok {
 		return h, nil
@@ -44,10 +44,10 @@ func (l *treeLookup) find(t plumbing.Hash, p string) (treeHit, error) {
 	if err != nil {
 		return treeHit{}, err
 	}
-	if e.found && deeper {
-		if e.mode != filemode.Dir {
+	if e.Found && deeper {
+		if e.Mode != filemode.Dir {
 			e = treeHit{}
-		} else if e, err = l.find(e.hash, rest); err != nil {
+		} else if e, err = l.Find(e.Hash, rest); err != nil {
 			return treeHit{}, err
 		}
 	}
@@ -59,12 +59,12 @@ func (l *treeLookup) find(t plumbing.Hash, p string) (treeHit, error) {
 }
 
 // entry scans one raw tree object for name.
-func (l *treeLookup) entry(t plumbing.Hash, name string) (treeHit, error) {
-	o, err := l.rp.git.Storer.EncodedObject(plumbing.TreeObject, t)
+func (l *TreeLookup) entry(t plumbing.Hash, name string) (treeHit, error) {
+	o, err := l.rp.Git.Storer.EncodedObject(plumbing.TreeObject, t)
 	if err != nil {
 		return treeHit{}, err
 	}
-	data, err := readPrefix(o, o.Size()) // at most maxObjectBytes: objectStore refuses bigger trees
+	data, err := ReadPrefix(o, o.Size()) // at most maxObjectBytes: objectStore refuses bigger trees
 	if err != nil {
 		return treeHit{}, err
 	}
@@ -90,7 +90,7 @@ func scanTree(data []byte, name string) treeHit {
 			}
 			var h plumbing.Hash
 			copy(h[:], data[nul+1:nul+21])
-			return treeHit{hash: h, mode: m, found: true}
+			return treeHit{Hash: h, Mode: m, Found: true}
 		}
 		data = data[nul+21:]
 	}

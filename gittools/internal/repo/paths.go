@@ -1,6 +1,8 @@
-package gittools
+package repo
 
 import (
+	"errors"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"strings"
@@ -9,11 +11,11 @@ import (
 	"github.com/grove-mcp/grove/scope"
 )
 
-// repoRel turns a path argument into a slash-separated path relative to the worktree ("" for the worktree
+// RepoRel turns a path argument into a slash-separated path relative to the worktree ("" for the worktree
 // itself). p is relative to the worktree, or absolute / a file:// URI inside it; anything that leaves the
-// worktree or the roots gets the same error as a missing path. The path need not exist (history of deleted
+// Worktree or the roots gets the same error as a missing path. The path need not exist (history of deleted
 // files); it is only used to look inside git objects or, for worktree reads, through os.Root.
-func (rp *repo) repoRel(sc *roots.Scope, p string) (string, error) {
+func (rp *Repo) RepoRel(sc *roots.Scope, p string) (string, error) {
 	if p == "" || p == "." {
 		return "", nil
 	}
@@ -28,10 +30,10 @@ func (rp *repo) repoRel(sc *roots.Scope, p string) (string, error) {
 		if err != nil {
 			return "", roots.NotFound(p)
 		}
-		rel, ok := relTo(loc.Abs(), rp.worktree)
+		rel, ok := relTo(loc.Abs(), rp.Worktree)
 		if !ok {
 			if real, err := filepath.EvalSymlinks(loc.Abs()); err == nil {
-				rel, ok = relTo(real, rp.worktree)
+				rel, ok = relTo(real, rp.Worktree)
 			}
 		}
 		if !ok {
@@ -49,7 +51,7 @@ func (rp *repo) repoRel(sc *roots.Scope, p string) (string, error) {
 	if clean == ".git" || strings.HasPrefix(clean, ".git/") {
 		return "", roots.NotFound(p)
 	}
-	if _, err := sc.Resolve(filepath.Join(rp.worktree, filepath.FromSlash(clean))); err != nil {
+	if _, err := sc.Resolve(filepath.Join(rp.Worktree, filepath.FromSlash(clean))); err != nil {
 		return "", roots.NotFound(p)
 	}
 	return clean, nil
@@ -60,7 +62,7 @@ func relTo(abs, dir string) (string, bool) {
 	if abs == dir {
 		return "", true
 	}
-	if !within(dir, abs) {
+	if !Within(dir, abs) {
 		return "", false
 	}
 	rel, err := filepath.Rel(dir, abs)
@@ -72,4 +74,13 @@ func relTo(abs, dir string) (string, bool) {
 		return "", false
 	}
 	return rel, true
+}
+
+// PathErr drops the path from an *fs.PathError: error texts name what the client sent, not real paths.
+func PathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

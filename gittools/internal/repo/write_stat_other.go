@@ -1,6 +1,6 @@
 //go:build !linux
 
-package gittools
+package repo
 
 import (
 	"io/fs"
@@ -8,9 +8,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
-// fillStat copies the stat data git keeps in an index entry. Where ctime, inode and owner are not read, git
+// FillStat copies the stat data git keeps in an index entry. Where ctime, inode and owner are not read, git
 // compares the content once and refreshes the entry itself.
-func fillStat(e *index.Entry, fi fs.FileInfo) {
+func FillStat(e *index.Entry, fi fs.FileInfo) {
 	e.ModifiedAt = fi.ModTime()
 	e.Size = uint32(fi.Size())
 }

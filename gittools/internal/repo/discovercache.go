@@ -1,4 +1,4 @@
-package gittools
+package repo
 
 import (
 	"bytes"
@@ -23,27 +23,27 @@ import (
 // symlink changes its inode or mode), each dir/.git probed on the way up (absent, or the .git directory),
 // and the files read (HEAD, config) or required absent. A file younger than racyWindow is not trusted.
 
-// discoverKey identifies a discovery: the same path argument under the same roots. The server builds a new
+// DiscoverKey identifies a discovery: the same path argument under the same roots. The server builds a new
 // Scope per request, so the key is the roots' values, not the pointer; what else a discovery takes from the
 // scope (the lexical resolution of the path, the root Loc) is recomputed on every reuse.
-type discoverKey struct {
+type DiscoverKey struct {
 	roots    string
-	repoPath string
+	RepoPath string
 }
 
-func discoverKeyOf(sc *roots.Scope, repoPath string) discoverKey {
+func DiscoverKeyOf(sc *roots.Scope, repoPath string) DiscoverKey {
 	var b strings.Builder
 	for _, r := range sc.Roots() {
 		fmt.Fprintf(&b, "%q %q %q %q %t\n", r.URI, r.Path, r.Name, r.Source, r.File)
 	}
-	return discoverKey{roots: b.String(), repoPath: repoPath}
+	return DiscoverKey{roots: b.String(), RepoPath: repoPath}
 }
 
-// discovered is a remembered discovery and the stat data that vouch for it.
-type discovered struct {
-	found  found
-	start  string // the path discovery started from, before a file's directory was taken
-	checks []pathCheck
+// Discovered is a remembered discovery and the stat data that vouch for it.
+type Discovered struct {
+	Found  Found
+	Start  string // the path discovery started from, before a file's directory was taken
+	Checks []pathCheck
 }
 
 // pathCheck is one path and what lstat must still say about it.
@@ -61,61 +61,10 @@ const (
 	sameFile
 )
 
-// maxDiscovered bounds the discoveries a repository remembers (scopes can change per request).
-const maxDiscovered = 16
+// MaxDiscovered bounds the discoveries a repository remembers (scopes can change per request).
+const MaxDiscovered = 16
 
-// rediscover returns a remembered discovery that still holds.
-func (r *Repos) rediscover(sc *roots.Scope, key discoverKey) (found, bool) {
-	r.mu.Lock()
-	var d *discovered
-	for _, rp := range r.repos {
-		if d = rp.discovered[key]; d != nil {
-			break
-		}
-	}
-	r.mu.Unlock()
-	if d == nil {
-		return found{}, false
-	}
-	if start, ok := lexicalStart(sc, key.repoPath); !ok || start != d.start {
-		return found{}, false
-	}
-	if loc, ok := sc.Locate(d.start); !ok || loc.Root.File {
-		return found{}, false
-	}
-	f := d.found
-	var ok bool
-	if f.loc, ok = sc.Locate(f.worktree); !ok {
-		return found{}, false
-	}
-	for _, c := range d.checks {
-		if !c.holds() {
-			return found{}, false
-		}
-	}
-	return f, true
-}
-
-// remember stores the discovery f of key with rp, when its layout is plain and its files are older than the
-// discovery (begun at began) by racyWindow.
-func (r *Repos) remember(rp *repo, sc *roots.Scope, key discoverKey, f found, began time.Time) {
-	start, ok := lexicalStart(sc, key.repoPath)
-	if !ok {
-		return
-	}
-	checks, ok := vouch(start, f, began)
-	if !ok {
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if rp.discovered == nil || len(rp.discovered) >= maxDiscovered {
-		rp.discovered = make(map[discoverKey]*discovered)
-	}
-	rp.discovered[key] = &discovered{found: f, start: start, checks: checks}
-}
-
-func (c pathCheck) holds() bool {
+func (c pathCheck) Holds() bool {
 	fi, err := os.Lstat(c.path)
 	if c.kind == mustBeAbsent {
 		return errors.Is(err, fs.ErrNotExist)
@@ -123,20 +72,20 @@ func (c pathCheck) holds() bool {
 	if err != nil {
 		return false
 	}
-	k := keyOf(fi)
+	k := KeyOf(fi)
 	if c.kind == sameDir {
 		return fi.IsDir() && k.mode == c.key.mode && k.ino == c.key.ino
 	}
 	return k == c.key
 }
 
-// vouch lists the checks that keep f, discovered from start, valid; false when f's layout is not one we
+// Vouch lists the checks that keep f, discovered from start, valid; false when f's layout is not one we
 // remember. It checks the current state itself, so a change while discover ran cannot slip in.
-func vouch(start string, f found, now time.Time) ([]pathCheck, bool) {
-	if f.gitDir != filepath.Join(f.worktree, ".git") || f.commonDir != f.gitDir || !within(f.worktree, start) && start != f.worktree {
+func Vouch(start string, f Found, now time.Time) ([]pathCheck, bool) {
+	if f.GitDir != filepath.Join(f.Worktree, ".git") || f.CommonDir != f.GitDir || !Within(f.Worktree, start) && start != f.Worktree {
 		return nil, false
 	}
-	v := voucher{limit: now.Add(-racyWindow).UnixNano(), ok: true}
+	v := voucher{limit: now.Add(-RacyWindow).UnixNano(), ok: true}
 	for p := start; ; p = filepath.Dir(p) {
 		v.existing(p)
 		if p == filepath.Dir(p) {
@@ -147,21 +96,21 @@ func vouch(start string, f found, now time.Time) ([]pathCheck, bool) {
 	if len(v.checks) > 0 && v.checks[0].kind != sameDir {
 		dir = filepath.Dir(start) // a file: discovery starts in its directory
 	}
-	for ; dir != f.worktree && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+	for ; dir != f.Worktree && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
 		v.absent(filepath.Join(dir, ".git"))
 	}
-	v.existing(f.gitDir)
-	v.existing(filepath.Join(f.gitDir, "HEAD"))
-	v.absent(filepath.Join(f.gitDir, "commondir"))
-	v.existing(filepath.Join(f.gitDir, "objects"))
-	v.absent(filepath.Join(f.gitDir, "objects", "info", "alternates"))
-	v.absent(filepath.Join(f.gitDir, "config.worktree"))
-	v.config(filepath.Join(f.gitDir, "config"))
+	v.existing(f.GitDir)
+	v.existing(filepath.Join(f.GitDir, "HEAD"))
+	v.absent(filepath.Join(f.GitDir, "commondir"))
+	v.existing(filepath.Join(f.GitDir, "objects"))
+	v.absent(filepath.Join(f.GitDir, "objects", "info", "alternates"))
+	v.absent(filepath.Join(f.GitDir, "config.worktree"))
+	v.config(filepath.Join(f.GitDir, "config"))
 	return v.checks, v.ok
 }
 
-// lexicalStart is the absolute path repoPath names in sc, without resolving symlinks (vouch refuses any).
-func lexicalStart(sc *roots.Scope, repoPath string) (string, bool) {
+// LexicalStart is the absolute path repoPath names in sc, without resolving symlinks (vouch refuses any).
+func LexicalStart(sc *roots.Scope, repoPath string) (string, bool) {
 	if repoPath == "" {
 		rs := sc.Roots()
 		if len(rs) != 1 || rs[0].File {
@@ -190,7 +139,7 @@ func (v *voucher) existing(p string) {
 		v.ok = false
 		return
 	}
-	k := keyOf(fi)
+	k := KeyOf(fi)
 	switch {
 	case fi.IsDir() && k.ino != 0:
 		v.checks = append(v.checks, pathCheck{path: p, kind: sameDir, key: statKey{mode: k.mode, ino: k.ino}})
