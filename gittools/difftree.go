@@ -2,12 +2,9 @@ package gittools
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
-
-	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -41,7 +38,7 @@ func mayContain(dir, limit string) bool {
 // diffTrees lists the blob-level changes between two trees (zero hash = empty tree), limited to limit,
 // skipping identical subtrees by hash. Results are in path order.
 func diffTrees(rp *repo.Repo, ctx context.Context, a, b plumbing.Hash, limit string) ([]change, error) {
-	d := &treeDiff{rp: rp, ctx: ctx, limit: limit, walk: newTreeBudget()}
+	d := &treeDiff{rp: rp, ctx: ctx, limit: limit, walk: repo.NewTreeBudget()}
 	err := d.trees("", a, b)
 	sortChanges(d.out)
 	return pairExactRenames(d.out), err
@@ -52,7 +49,7 @@ type treeDiff struct {
 	rp    *repo.Repo
 	ctx   context.Context
 	limit string
-	walk  *treeBudget
+	walk  *repo.TreeBudget
 	out   []change
 }
 
@@ -60,18 +57,18 @@ func (d *treeDiff) trees(dir string, a, b plumbing.Hash) error {
 	if a == b || !mayContain(dir, d.limit) {
 		return nil
 	}
-	if err := d.walk.next(d.ctx); err != nil {
+	if err := d.walk.Next(d.ctx); err != nil {
 		return err
 	}
-	ea, err := treeEntries(d.rp, a)
+	ea, err := repo.TreeEntries(d.rp, a)
 	if err != nil {
 		return err
 	}
-	eb, err := treeEntries(d.rp, b)
+	eb, err := repo.TreeEntries(d.rp, b)
 	if err != nil {
 		return err
 	}
-	if err := d.walk.spend(len(ea) + len(eb)); err != nil {
+	if err := d.walk.Spend(len(ea) + len(eb)); err != nil {
 		return err
 	}
 	names := map[string][2]*object.TreeEntry{}
@@ -89,7 +86,7 @@ func (d *treeDiff) trees(dir string, a, b plumbing.Hash) error {
 		names[eb[i].Name] = v
 	}
 	for _, n := range order {
-		p, err := d.walk.child(dir, n)
+		p, err := d.walk.Child(dir, n)
 		if err != nil {
 			return d.rp.Noted(err)
 		}
@@ -126,63 +123,4 @@ func (d *treeDiff) entry(p string, x, y *object.TreeEntry) error {
 		return d.trees(p, da, db)
 	}
 	return nil
-}
-
-// treeEntries reads a tree's entries, refusing a tree with a name git would never write (see
-// validPathComponent); the zero hash is the empty tree.
-func treeEntries(rp *repo.Repo, h plumbing.Hash) ([]object.TreeEntry, error) {
-	if h.IsZero() {
-		return nil, nil
-	}
-	t, err := rp.Git.TreeObject(h)
-	if err != nil {
-		return nil, rp.Noted(err)
-	}
-	for _, e := range t.Entries {
-		if !gitfmt.ValidPathComponent(e.Name) {
-			return nil, rp.Noted(gitfmt.BadEntry("tree "+h.String()[:repo.ShortLen], e.Name))
-		}
-	}
-	return t.Entries, nil
-}
-
-// maxTreeEntries bounds the tree entries (files and directories, in every tree read) one walk over a
-// repository's trees examines: more than the largest real checkouts (Chromium's, about 480,000 files), and
-// what stops a crafted tree whose subtrees repeat, which could otherwise list billions of paths from a few KB.
-var maxTreeEntries = 1_000_000 // a variable so tests can lower it
-
-// treeBudget is what one walk over trees may still examine; it also checks the request's context.
-type treeBudget struct {
-	left, trees int
-}
-
-func newTreeBudget() *treeBudget { return &treeBudget{left: maxTreeEntries} }
-
-// next counts one tree read, checking ctx.
-func (b *treeBudget) next(ctx context.Context) error {
-	if b.trees++; b.trees%64 == 1 {
-		return ctx.Err()
-	}
-	return nil
-}
-
-// spend counts n entries.
-func (b *treeBudget) spend(n int) error {
-	if b.left -= n; b.left < 0 {
-		return fmt.Errorf("the trees hold more than %d entries, more than grove walks in one call; "+
-			"limit the call to a path", maxTreeEntries)
-	}
-	return nil
-}
-
-// child is the path of the entry name (already checked by treeEntries) in dir, refused past maxRepoPath: a
-// chain of nested trees cannot build ever longer paths.
-func (b *treeBudget) child(dir, name string) (string, error) {
-	if dir == "" {
-		return name, nil
-	}
-	if len(dir)+1+len(name) > gitfmt.MaxRepoPath {
-		return "", gitfmt.BadEntry("tree", dir[:64]+"…")
-	}
-	return dir + "/" + name, nil
 }

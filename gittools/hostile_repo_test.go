@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5"
@@ -256,8 +258,8 @@ func TestCraftedTreeRefused(t *testing.T) {
 // Trees whose subtrees repeat describe a million files in a few KB (a billion with 1,000 entries a tree):
 // every walk stops at maxTreeEntries.
 func TestTreeBombStopsAtItsBudget(t *testing.T) {
-	defer func(n int) { maxTreeEntries = n }(maxTreeEntries)
-	maxTreeEntries = 20_000
+	defer func(n int) { repo.MaxTreeEntries = n }(repo.MaxTreeEntries)
+	repo.MaxTreeEntries = 20_000
 	f := newWriteFixture(t, map[string]string{"a.txt": "a\n"})
 	repo, err := git.PlainOpen(f.dir)
 	if err != nil {

@@ -176,7 +176,7 @@ func showFile(rp *repo.Repo, c *object.Commit, p, arg string) (ShowOut, string, 
 
 // showDir lists a tree like `git show rev:dir`.
 func showDir(rp *repo.Repo, out ShowOut, h plumbing.Hash, p string) (ShowOut, string, error) {
-	es, err := treeEntries(rp, h)
+	es, err := repo.TreeEntries(rp, h)
 	if err != nil {
 		return out, "", err
 	}

@@ -31,7 +31,7 @@ func treeVsIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, tree plu
 	out := map[string]byte{}
 	seen := make([]bool, len(idx.Entries))
 	if !tree.IsZero() {
-		if err := diffTreeIndex(rp, ctx, idx, "", tree, seen, out, newTreeBudget()); err != nil {
+		if err := diffTreeIndex(rp, ctx, idx, "", tree, seen, out, repo.NewTreeBudget()); err != nil {
 			return nil, err
 		}
 	}
@@ -43,7 +43,7 @@ func treeVsIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, tree plu
 	return out, nil
 }
 
-func diffTreeIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, dir string, h plumbing.Hash, seen []bool, out map[string]byte, walk *treeBudget) error {
+func diffTreeIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, dir string, h plumbing.Hash, seen []bool, out map[string]byte, walk *repo.TreeBudget) error {
 	if ct, ok := idx.CacheTree[dir]; ok && ct == h {
 		lo, hi := idx.PrefixRange(dir)
 		for i := lo; i < hi; i++ {
@@ -51,18 +51,18 @@ func diffTreeIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, dir st
 		}
 		return nil
 	}
-	if err := walk.next(ctx); err != nil {
+	if err := walk.Next(ctx); err != nil {
 		return err
 	}
-	es, err := treeEntries(rp, h)
+	es, err := repo.TreeEntries(rp, h)
 	if err != nil {
 		return err
 	}
-	if err := walk.spend(len(es)); err != nil {
+	if err := walk.Spend(len(es)); err != nil {
 		return err
 	}
 	for _, te := range es {
-		p, err := walk.child(dir, te.Name)
+		p, err := walk.Child(dir, te.Name)
 		if err != nil {
 			return rp.Noted(err)
 		}

@@ -30,22 +30,22 @@ func flatTree(rp *repo.Repo, ctx context.Context, c *object.Commit) (map[string]
 	if c == nil {
 		return out, nil
 	}
-	return out, flatten(rp, ctx, c.TreeHash, "", out, newTreeBudget())
+	return out, flatten(rp, ctx, c.TreeHash, "", out, repo.NewTreeBudget())
 }
 
-func flatten(rp *repo.Repo, ctx context.Context, h plumbing.Hash, dir string, out map[string]blobEntry, walk *treeBudget) error {
-	if err := walk.next(ctx); err != nil {
+func flatten(rp *repo.Repo, ctx context.Context, h plumbing.Hash, dir string, out map[string]blobEntry, walk *repo.TreeBudget) error {
+	if err := walk.Next(ctx); err != nil {
 		return err
 	}
-	es, err := treeEntries(rp, h)
+	es, err := repo.TreeEntries(rp, h)
 	if err != nil {
 		return err
 	}
-	if err := walk.spend(len(es)); err != nil {
+	if err := walk.Spend(len(es)); err != nil {
 		return err
 	}
 	for _, e := range es {
-		p, err := walk.child(dir, e.Name)
+		p, err := walk.Child(dir, e.Name)
 		if err != nil {
 			return rp.Noted(err)
 		}
