@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -162,7 +164,7 @@ func TestAddRefusesFilesOverTheLimit(t *testing.T) {
 	if err := os.WriteFile(big, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Truncate(big, maxAddBytes+1); err != nil { // sparse: no disk, no time
+	if err := os.Truncate(big, gitwrite.MaxAddBytes+1); err != nil { // sparse: no disk, no time
 		t.Fatal(err)
 	}
 	f.write(map[string]string{"b.txt": "b\n"})

@@ -4,6 +4,8 @@ import (
 	"context"
 	"io/fs"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -124,5 +126,5 @@ func hashFile(rp *repo.Repo, ctx context.Context, rel string, m filemode.FileMod
 		return plumbing.ZeroHash, err
 	}
 	defer f.Close()
-	return hashReader(ctx, f, info.Size())
+	return gitwrite.HashReader(ctx, f, info.Size())
 }

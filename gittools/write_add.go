@@ -9,6 +9,8 @@ import (
 	"slices"
 	"syscall"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -55,7 +57,7 @@ func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope
 		}
 	}
 	if st.dirty || len(st.removed) > 0 {
-		if err := st.ix.save(); err != nil {
+		if err := st.ix.Save(); err != nil {
 			return nil, AddOut{}, err
 		}
 		rp.Changed()
@@ -69,7 +71,7 @@ func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope
 func worktreePaths(rp *repo.Repo, sc *roots.Scope, ps []string) ([]string, error) {
 	rels := make([]string, 0, len(ps))
 	for _, p := range ps {
-		rel, err := worktreePath(rp, sc, p)
+		rel, err := gitwrite.WorktreePath(rp, sc, p)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +89,7 @@ func addText(out AddOut) string {
 
 // addPath stages one validated path: a file or symlink, a directory's contents, or a deletion.
 func (st *stager) addPath(ctx context.Context, rel string) error {
-	if err := checkParents(st.wt, rel); err != nil {
+	if err := gitwrite.CheckParents(st.wt, rel); err != nil {
 		return err
 	}
 	fi, err := st.wt.Lstat(filepath.FromSlash(rel))
@@ -104,43 +106,43 @@ func (st *stager) addPath(ctx context.Context, rel string) error {
 	case fi.IsDir():
 		return st.addDir(ctx, rel)
 	case fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0:
-		if st.ix.entry(rel) == nil && st.ignored(rel) {
+		if st.ix.Entry(rel) == nil && st.ignored(rel) {
 			return fmt.Errorf("%q is ignored by a .gitignore or exclude file; not staged", rel)
 		}
 		return st.addFile(ctx, rel)
 	}
-	return fmt.Errorf("%q: %w", rel, errNotFile)
+	return fmt.Errorf("%q: %w", rel, gitwrite.ErrNotFile)
 }
 
 // addFile stages a regular file or symlink, without reading it again when its stat data says it is unchanged.
 func (st *stager) addFile(ctx context.Context, rel string) error {
 	st.seen[rel] = true
 	var keep filemode.FileMode
-	old := st.ix.entry(rel)
+	old := st.ix.Entry(rel)
 	if old != nil {
 		keep = old.Mode
 		fi, err := st.wt.Lstat(filepath.FromSlash(rel))
-		if err == nil && entryUnchanged(old, fi, st.ix.idx.ModTime, entryMode(fi, st.fileMode, keep)) &&
-			!st.ix.conflicted(rel) {
+		if err == nil && gitwrite.EntryUnchanged(old, fi, st.ix.Idx.ModTime, gitwrite.EntryMode(fi, st.fileMode, keep)) &&
+			!st.ix.Conflicted(rel) {
 			return nil
 		}
 	}
-	e, err := worktreeEntryOf(st.rp, ctx, st.wt, rel, st.fileMode, keep, st.conv)
+	e, err := gitwrite.WorktreeEntry(st.rp, ctx, st.wt, rel, st.fileMode, keep, st.conv)
 	if err != nil {
 		return err
 	}
-	if old == nil || old.Hash != e.Hash || old.Mode != e.Mode || st.ix.conflicted(rel) {
+	if old == nil || old.Hash != e.Hash || old.Mode != e.Mode || st.ix.Conflicted(rel) {
 		st.staged = append(st.staged, rel)
 	}
-	st.ix.set(e)
+	st.ix.Set(e)
 	st.dirty = true
 	return nil
 }
 
 // removeMissing stages the deletion of every tracked path at or under rel that is gone from the worktree.
 func (st *stager) removeMissing(rel string) int {
-	n := st.ix.remove(func(name string) bool {
-		if !under(rel, name) || st.seen[name] || !st.missing(name) {
+	n := st.ix.Remove(func(name string) bool {
+		if !gitwrite.Under(rel, name) || st.seen[name] || !st.missing(name) {
 			return false
 		}
 		st.removed = append(st.removed, name)
@@ -154,7 +156,7 @@ func (st *stager) removeMissing(rel string) int {
 // missing reports whether the tracked path name no longer exists in the worktree (or lies behind a symlink,
 // which to git means the same).
 func (st *stager) missing(name string) bool {
-	if errors.Is(checkParents(st.wt, name), errSymlinkParent) {
+	if errors.Is(gitwrite.CheckParents(st.wt, name), gitwrite.ErrSymlinkParent) {
 		return true
 	}
 	_, err := st.wt.Lstat(filepath.FromSlash(name))

@@ -9,6 +9,8 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/ignore"
@@ -18,9 +20,9 @@ import (
 type stager struct {
 	rp       *repo.Repo
 	wt       *os.Root
-	ix       *indexFile
+	ix       *gitwrite.IndexFile
 	matcher  *ignore.Matcher // built on first use
-	conv     *conversions
+	conv     *gitwrite.Conversions
 	fileMode bool
 
 	seen                     map[string]bool // paths staged or found unchanged by this call
@@ -29,20 +31,20 @@ type stager struct {
 }
 
 func newStager(rp *repo.Repo) (*stager, error) {
-	wt, err := openWorktree(rp)
+	wt, err := gitwrite.OpenWorktree(rp)
 	if err != nil {
 		return nil, err
 	}
-	ix, err := loadIndex(rp)
+	ix, err := gitwrite.LoadIndex(rp)
 	if err != nil {
 		wt.Close()
 		return nil, err
 	}
-	return &stager{rp: rp, wt: wt, ix: ix, fileMode: fileModeTrusted(rp), conv: newConversions(rp, wt), seen: map[string]bool{}}, nil
+	return &stager{rp: rp, wt: wt, ix: ix, fileMode: gitwrite.FileModeTrusted(rp), conv: gitwrite.NewConversions(rp, wt), seen: map[string]bool{}}, nil
 }
 
 func (st *stager) close() {
-	st.ix.close()
+	st.ix.Close()
 	st.wt.Close()
 }
 
@@ -62,7 +64,7 @@ func (st *stager) addDir(ctx context.Context, rel string) error {
 		if d.IsDir() {
 			return st.enterDir(rel, p)
 		}
-		if !under(rel, p) || isGitPath(p) {
+		if !gitwrite.Under(rel, p) || gitwrite.IsGitPath(p) {
 			return nil
 		}
 		t := d.Type()
@@ -84,10 +86,10 @@ func (st *stager) enterDir(rel, p string) error {
 	if p == "." {
 		return nil
 	}
-	if !under(rel, p) && !under(p, rel) || isGitPath(p) {
+	if !gitwrite.Under(rel, p) && !gitwrite.Under(p, rel) || gitwrite.IsGitPath(p) {
 		return fs.SkipDir
 	}
-	if under(rel, p) && p != rel && st.nestedRepo(p) {
+	if gitwrite.Under(rel, p) && p != rel && st.nestedRepo(p) {
 		st.skipped = append(st.skipped, p+"/")
 		return fs.SkipDir
 	}
@@ -99,7 +101,7 @@ func (st *stager) enterDir(rel, p string) error {
 // else meanwhile are left for removeMissing or skipped.
 func (st *stager) addWalked(ctx context.Context, p string) error {
 	err := st.addFile(ctx, p)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotFile) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, gitwrite.ErrNotFile) {
 		st.skipped = append(st.skipped, p)
 		return nil
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -53,7 +55,7 @@ func (r *Repos) createBranch(ctx context.Context, _ *mcp.CallToolRequest, sc *ro
 	if err := createRef(rp, plumbing.NewHashReference(name, h)); err != nil {
 		return nil, CreateBranchOut{}, err
 	}
-	if err := appendReflog(rp, name, plumbing.ZeroHash, h, "branch: Created from "+base); err != nil {
+	if err := gitwrite.AppendReflog(rp, name, plumbing.ZeroHash, h, "branch: Created from "+base); err != nil {
 		r.log.Debug("reflog not written", "ref", name, "err", err)
 	}
 	out := CreateBranchOut{Branch: name.Short(), Commit: h.String(), Short: h.String()[:repo.ShortLen]}
@@ -81,12 +83,12 @@ func createRef(rp *repo.Repo, ref *plumbing.Reference) error {
 	if _, err := rp.Git.Storer.Reference(ref.Name()); err == nil {
 		return fmt.Errorf("%q already exists", ref.Name().Short())
 	}
-	clash, err := refClash(rp, ref.Name())
+	clash, err := gitwrite.RefClash(rp, ref.Name())
 	if err != nil {
 		return err
 	}
 	if clash != "" {
 		return fmt.Errorf("cannot create %q: it clashes with the existing ref %q", ref.Name().Short(), plumbing.ReferenceName(clash).Short())
 	}
-	return updateRef(rp, ref, nil)
+	return gitwrite.UpdateRef(rp, ref, nil)
 }

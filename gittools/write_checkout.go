@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -76,15 +78,15 @@ func switchTo(rp *repo.Repo, ctx context.Context, head, target *plumbing.Referen
 	if err != nil {
 		return err
 	}
-	ix, err := loadIndex(rp)
+	ix, err := gitwrite.LoadIndex(rp)
 	if err != nil {
 		return err
 	}
-	defer ix.close()
-	if u := ix.unmerged(); len(u) > 0 {
+	defer ix.Close()
+	if u := ix.Unmerged(); len(u) > 0 {
 		return fmt.Errorf("cannot switch branches with unmerged paths: %v", u)
 	}
-	wt, err := openWorktree(rp)
+	wt, err := gitwrite.OpenWorktree(rp)
 	if err != nil {
 		return err
 	}
@@ -103,14 +105,14 @@ func switchTo(rp *repo.Repo, ctx context.Context, head, target *plumbing.Referen
 	if err := applyPlan(rp, ctx, wt, ix, plan); err != nil {
 		return fmt.Errorf("switching to %s failed part-way; run git_status to see the worktree: %w", target.Name().Short(), err)
 	}
-	if err := ix.save(); err != nil {
+	if err := ix.Save(); err != nil {
 		return err
 	}
 	rp.Changed()
-	if err := updateRef(rp, plumbing.NewSymbolicReference(plumbing.HEAD, target.Name()), head); err != nil {
+	if err := gitwrite.UpdateRef(rp, plumbing.NewSymbolicReference(plumbing.HEAD, target.Name()), head); err != nil {
 		return err
 	}
-	_ = appendReflog(rp, plumbing.HEAD, from, target.Hash(),
+	_ = gitwrite.AppendReflog(rp, plumbing.HEAD, from, target.Hash(),
 		fmt.Sprintf("checkout: moving from %s to %s", headName(head), target.Name().Short())) // best effort
 	out.Updated, out.Removed = plan.writes, plan.removes
 	return nil
@@ -125,7 +127,7 @@ func headName(head *plumbing.Reference) string {
 }
 
 // switchTrees reads the files of HEAD (none on an unborn branch) and of target, and HEAD's commit hash.
-func switchTrees(rp *repo.Repo, ctx context.Context, target *plumbing.Reference) (cur, tgt map[string]blobEntry, from plumbing.Hash, err error) {
+func switchTrees(rp *repo.Repo, ctx context.Context, target *plumbing.Reference) (cur, tgt map[string]gitwrite.BlobEntry, from plumbing.Hash, err error) {
 	tc, err := rp.Git.CommitObject(target.Hash())
 	if err != nil {
 		return nil, nil, from, fmt.Errorf("reading %s: %w", target.Name().Short(), err)
@@ -137,10 +139,10 @@ func switchTrees(rp *repo.Repo, ctx context.Context, target *plumbing.Reference)
 	if cc != nil {
 		from = cc.Hash
 	}
-	if cur, err = flatTree(rp, ctx, cc); err != nil {
+	if cur, err = gitwrite.FlatTree(rp, ctx, cc); err != nil {
 		return nil, nil, from, err
 	}
-	tgt, err = flatTree(rp, ctx, tc)
+	tgt, err = gitwrite.FlatTree(rp, ctx, tc)
 	return cur, tgt, from, err
 }
 

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -27,21 +29,21 @@ import (
 )
 
 // applyPlan changes the worktree and the in-memory index as plan says.
-func applyPlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *indexFile, plan checkoutPlan) error {
+func applyPlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *gitwrite.IndexFile, plan checkoutPlan) error {
 	removes := slices.Clone(plan.removes)
 	slices.Reverse(removes) // children before the directories they empty
 	for _, p := range removes {
 		if err := removeTracked(wt, p); err != nil {
 			return err
 		}
-		ix.removeName(p)
+		ix.RemoveName(p)
 	}
 	for _, p := range plan.writes {
 		e, err := writeEntry(rp, ctx, wt, p, plan.target[p])
 		if err != nil {
 			return err
 		}
-		ix.set(e)
+		ix.Set(e)
 	}
 	return nil
 }
@@ -49,7 +51,7 @@ func applyPlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *indexFile, p
 // removeTracked deletes the worktree file p (already gone, or behind a symlink, is fine: git sees no file
 // there either) and then the directories it leaves empty.
 func removeTracked(wt *os.Root, p string) error {
-	if err := checkParents(wt, p); err != nil {
+	if err := gitwrite.CheckParents(wt, p); err != nil {
 		return nil
 	}
 	fi, err := wt.Lstat(filepath.FromSlash(p))
@@ -72,7 +74,7 @@ func removeTracked(wt *os.Root, p string) error {
 
 // writeEntry writes the target's version of p and returns its index entry with fresh stat data. The blob is
 // streamed into the file, so its size costs time, not memory.
-func writeEntry(rp *repo.Repo, ctx context.Context, wt *os.Root, p string, b blobEntry) (*index.Entry, error) {
+func writeEntry(rp *repo.Repo, ctx context.Context, wt *os.Root, p string, b gitwrite.BlobEntry) (*index.Entry, error) {
 	name := filepath.FromSlash(p)
 	if err := makeParents(wt, p); err != nil {
 		return nil, err
@@ -119,10 +121,10 @@ func makeParents(wt *os.Root, p string) error {
 		case err != nil:
 			return fmt.Errorf("checking %s: %w", filepath.ToSlash(q), repo.PathErr(err))
 		case !fi.IsDir():
-			return fmt.Errorf("writing %s: %w %q", p, errSymlinkParent, filepath.ToSlash(q))
+			return fmt.Errorf("writing %s: %w %q", p, gitwrite.ErrSymlinkParent, filepath.ToSlash(q))
 		}
 	}
-	return checkParents(wt, p)
+	return gitwrite.CheckParents(wt, p)
 }
 
 // replaceFile writes blob o as p (a symlink for mode 120000) into a temporary name beside it, then renames it

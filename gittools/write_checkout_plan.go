@@ -18,6 +18,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -32,7 +34,7 @@ type checkoutPlan struct {
 	removes     []string // paths to delete from the worktree
 	conflicts   []string // "path: reason"
 	unsupported []string // content git would convert and grove cannot
-	target      map[string]blobEntry
+	target      map[string]gitwrite.BlobEntry
 }
 
 // planner holds what planning reads.
@@ -40,10 +42,10 @@ type planner struct {
 	ctx       context.Context
 	rp        *repo.Repo
 	wt        *os.Root
-	ix        *indexFile
-	cur, tgt  map[string]blobEntry
+	ix        *gitwrite.IndexFile
+	cur, tgt  map[string]gitwrite.BlobEntry
 	fileMode  bool
-	conv      *conversions
+	conv      *gitwrite.Conversions
 	plan      checkoutPlan
 	removeSet map[string]bool
 }
@@ -53,10 +55,10 @@ func (pl *planner) conflict(p, reason string) {
 }
 
 // makePlan compares HEAD's files (cur) with the target's (tgt) against the index and the worktree.
-func makePlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *indexFile, cur, tgt map[string]blobEntry) checkoutPlan {
-	conv := newConversions(rp, wt)
-	conv.tree = treeAttributes(rp, tgt)
-	pl := &planner{ctx: ctx, rp: rp, wt: wt, ix: ix, cur: cur, tgt: tgt, fileMode: fileModeTrusted(rp), conv: conv,
+func makePlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *gitwrite.IndexFile, cur, tgt map[string]gitwrite.BlobEntry) checkoutPlan {
+	conv := gitwrite.NewConversions(rp, wt)
+	conv.Tree = gitwrite.TreeAttributes(rp, tgt)
+	pl := &planner{ctx: ctx, rp: rp, wt: wt, ix: ix, cur: cur, tgt: tgt, fileMode: gitwrite.FileModeTrusted(rp), conv: conv,
 		plan: checkoutPlan{target: tgt}, removeSet: map[string]bool{}}
 	var changed []string
 	for p, c := range cur {
@@ -84,7 +86,7 @@ func makePlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *indexFile, cu
 func (pl *planner) planPath(p string) {
 	c, inCur := pl.cur[p]
 	t, inTgt := pl.tgt[p]
-	e := pl.ix.entry(p)
+	e := pl.ix.Entry(p)
 	switch {
 	case sameEntry(e, t, inTgt):
 		// already staged as the target has it: index and worktree stay
@@ -93,7 +95,7 @@ func (pl *planner) planPath(p string) {
 	case inCur && !pl.clean(p, e):
 		pl.conflict(p, "has uncommitted changes")
 	case inTgt:
-		if err := pl.conv.checkOut(p); err != nil {
+		if err := pl.conv.CheckOut(p); err != nil {
 			pl.plan.unsupported = append(pl.plan.unsupported, err.Error())
 		}
 		pl.plan.writes = append(pl.plan.writes, p)
@@ -104,7 +106,7 @@ func (pl *planner) planPath(p string) {
 }
 
 // sameEntry reports whether the index entry e (nil: none) equals the tree entry b (ok false: none).
-func sameEntry(e *index.Entry, b blobEntry, ok bool) bool {
+func sameEntry(e *index.Entry, b gitwrite.BlobEntry, ok bool) bool {
 	if e == nil || !ok {
 		return e == nil && !ok
 	}
@@ -113,7 +115,7 @@ func sameEntry(e *index.Entry, b blobEntry, ok bool) bool {
 
 // clean reports whether the worktree file p matches its index entry e, or is gone (nothing to lose).
 func (pl *planner) clean(p string, e *index.Entry) bool {
-	if errors.Is(checkParents(pl.wt, p), errSymlinkParent) {
+	if errors.Is(gitwrite.CheckParents(pl.wt, p), gitwrite.ErrSymlinkParent) {
 		return true // behind a symlink: to git the file is deleted; checkWay refuses writing there
 	}
 	fi, err := pl.wt.Lstat(filepath.FromSlash(p))
@@ -123,11 +125,11 @@ func (pl *planner) clean(p string, e *index.Entry) bool {
 	if err != nil || fi.IsDir() {
 		return e.Mode == 0o160000 && err == nil // a submodule is a directory; its contents are not ours
 	}
-	h, fi, err := blobHash(pl.ctx, pl.wt, filepath.FromSlash(p))
+	h, fi, err := gitwrite.BlobHash(pl.ctx, pl.wt, filepath.FromSlash(p))
 	if err != nil {
 		return false // unreadable, or the request ended: switchTo checks ctx before writing anything
 	}
-	return h == e.Hash && entryMode(fi, pl.fileMode, e.Mode) == e.Mode
+	return h == e.Hash && gitwrite.EntryMode(fi, pl.fileMode, e.Mode) == e.Mode
 }
 
 // checkWay refuses writing p when something untracked, or a symlink, takes its place or a parent's.
@@ -151,7 +153,7 @@ func (pl *planner) checkWay(p string) {
 	fi, err := pl.wt.Lstat(filepath.FromSlash(p))
 	switch {
 	case err != nil:
-	case pl.cur[p] != (blobEntry{}) && !fi.IsDir():
+	case pl.cur[p] != (gitwrite.BlobEntry{}) && !fi.IsDir():
 		// tracked and clean (planPath checked): overwritten with the target's version
 	case fi.IsDir() && pl.tgt[p].Mode == 0o160000:
 	case fi.IsDir():

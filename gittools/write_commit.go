@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -32,7 +34,7 @@ type CommitOut struct {
 }
 
 func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CommitArgs) (*mcp.CallToolResult, CommitOut, error) {
-	msg := cleanMessage(in.Message)
+	msg := gitwrite.CleanMessage(in.Message)
 	if msg == "" {
 		return nil, CommitOut{}, errors.New("empty commit message: give a message describing the change")
 	}
@@ -55,12 +57,12 @@ func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *root
 
 // commitIndex records the index as a commit on HEAD's branch (or on a detached HEAD).
 func commitIndex(rp *repo.Repo, ctx context.Context, msg string) (CommitOut, error) {
-	ix, err := loadIndex(rp)
+	ix, err := gitwrite.LoadIndex(rp)
 	if err != nil {
 		return CommitOut{}, err
 	}
-	defer ix.close()
-	if u := ix.unmerged(); len(u) > 0 {
+	defer ix.Close()
+	if u := ix.Unmerged(); len(u) > 0 {
 		return CommitOut{}, fmt.Errorf("cannot commit: unmerged paths (resolve them and git_add them first): %s", strings.Join(u, ", "))
 	}
 	head, err := rp.Git.Storer.Reference(plumbing.HEAD)
@@ -71,8 +73,8 @@ func commitIndex(rp *repo.Repo, ctx context.Context, msg string) (CommitOut, err
 	if err != nil {
 		return CommitOut{}, fmt.Errorf("reading HEAD's commit: %w", err)
 	}
-	entries := ix.all()
-	tree, err := writeTree(rp, entries)
+	entries := ix.All()
+	tree, err := gitwrite.WriteTree(rp, entries)
 	if err != nil {
 		return CommitOut{}, fmt.Errorf("writing the tree: %w", err)
 	}
@@ -87,23 +89,23 @@ func commitIndex(rp *repo.Repo, ctx context.Context, msg string) (CommitOut, err
 	if err != nil {
 		return CommitOut{}, err
 	}
-	branch, err := advance(rp, head, parent, c.Hash, summaryLine(msg))
+	branch, err := advance(rp, head, parent, c.Hash, gitwrite.SummaryLine(msg))
 	if err != nil {
 		return CommitOut{}, err
 	}
 	rp.Changed()
 	return CommitOut{Hash: c.Hash.String(), Short: c.Hash.String()[:repo.ShortLen], Branch: branch.Short(),
-		Summary: summaryLine(msg), Files: files}, nil
+		Summary: gitwrite.SummaryLine(msg), Files: files}, nil
 }
 
 // newCommit writes the commit object for tree with parent (nil for a root commit).
 func newCommit(rp *repo.Repo, tree plumbing.Hash, parent *object.Commit, msg string) (*object.Commit, error) {
 	now := time.Now()
-	author, err := signature(rp, "author", now)
+	author, err := gitwrite.Signature(rp, "author", now)
 	if err != nil {
 		return nil, err
 	}
-	committer, err := signature(rp, "committer", now)
+	committer, err := gitwrite.Signature(rp, "committer", now)
 	if err != nil {
 		return nil, err
 	}
@@ -134,15 +136,15 @@ func advance(rp *repo.Repo, head *plumbing.Reference, parent *object.Commit, h p
 		old = plumbing.NewHashReference(name, parent.Hash)
 		from, logMsg = parent.Hash, "commit: "+subject
 	}
-	if err := updateRef(rp, plumbing.NewHashReference(name, h), old); err != nil {
+	if err := gitwrite.UpdateRef(rp, plumbing.NewHashReference(name, h), old); err != nil {
 		return "", err
 	}
 	// Best effort, like git's own reflog writes: the commit is made and the ref moved either way.
-	_ = appendReflog(rp, name, from, h, logMsg)
+	_ = gitwrite.AppendReflog(rp, name, from, h, logMsg)
 	if name == plumbing.HEAD {
 		return "", nil
 	}
-	_ = appendReflog(rp, plumbing.HEAD, from, h, logMsg)
+	_ = gitwrite.AppendReflog(rp, plumbing.HEAD, from, h, logMsg)
 	return name, nil
 }
 

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -42,7 +44,7 @@ func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 		return nil, InitOut{}, err
 	}
 	loc, err := sc.Resolve(in.RepoPath)
-	if err != nil || loc.Root.File || isGitPath(loc.Rel) {
+	if err != nil || loc.Root.File || gitwrite.IsGitPath(loc.Rel) {
 		return nil, InitOut{}, fmt.Errorf("cannot create a repository at %q: %w", in.RepoPath, roots.ErrNotFound)
 	}
 	if err := loc.FS().MkdirAll(loc.Name(), 0o755); err != nil {
@@ -81,7 +83,7 @@ func isRepoDir(dir *os.Root) bool {
 // defaultBranch is init.defaultBranch from the user's global config, or git's built-in "master".
 func defaultBranch() string {
 	b := "master"
-	for _, c := range globalConfigs() {
+	for _, c := range gitwrite.GlobalConfigs() {
 		if c.HasSection("init") {
 			if v := c.Section("init").Options.Get("defaultBranch"); v != "" && gitfmt.ValidRefName(v) == nil {
 				b = v

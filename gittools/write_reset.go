@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -47,25 +49,25 @@ func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sco
 	if err != nil {
 		return nil, ResetOut{}, fmt.Errorf("reading HEAD: %w", err)
 	}
-	headFiles, err := flatTree(rp, ctx, head)
+	headFiles, err := gitwrite.FlatTree(rp, ctx, head)
 	if err != nil {
 		return nil, ResetOut{}, fmt.Errorf("reading HEAD's tree: %w", err)
 	}
-	ix, err := loadIndex(rp)
+	ix, err := gitwrite.LoadIndex(rp)
 	if err != nil {
 		return nil, ResetOut{}, err
 	}
-	defer ix.close()
-	if err := checkPathspecs(rels, ix.all(), headFiles); err != nil {
+	defer ix.Close()
+	if err := checkPathspecs(rels, ix.All(), headFiles); err != nil {
 		return nil, ResetOut{}, err
 	}
-	prev := ix.byName // replaceAll leaves this map alone
+	prev := ix.ByName // replaceAll leaves this map alone
 	unstaged := resetEntries(ix, headFiles, rels)
 	if len(unstaged) == 0 {
 		return textResult("Nothing to unstage: the index already matches HEAD for these paths."), ResetOut{}, nil
 	}
 	out := ResetOut{Unstaged: unstaged, StagedOnly: stagedOnly(rp, ctx, prev, headFiles, unstaged)}
-	if err := ix.save(); err != nil {
+	if err := ix.Save(); err != nil {
 		return nil, ResetOut{}, err
 	}
 	rp.Changed()
@@ -80,8 +82,8 @@ func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sco
 
 // stagedOnly lists, as "path (blob <hash>)", the unstaged paths whose staged content differed from both HEAD
 // and the worktree: the one thing a reset takes out of the index that exists nowhere else in the worktree.
-func stagedOnly(rp *repo.Repo, ctx context.Context, prev map[string][]*index.Entry, head map[string]blobEntry, unstaged []string) []string {
-	wt, err := openWorktree(rp)
+func stagedOnly(rp *repo.Repo, ctx context.Context, prev map[string][]*index.Entry, head map[string]gitwrite.BlobEntry, unstaged []string) []string {
+	wt, err := gitwrite.OpenWorktree(rp)
 	if err != nil {
 		return nil
 	}
@@ -90,14 +92,14 @@ func stagedOnly(rp *repo.Repo, ctx context.Context, prev map[string][]*index.Ent
 	for _, name := range unstaged {
 		var e *index.Entry
 		for _, pe := range prev[name] {
-			if pe.Stage == stageMerged {
+			if pe.Stage == gitwrite.StageMerged {
 				e = pe
 			}
 		}
 		if h, ok := head[name]; e == nil || ok && h.Hash == e.Hash || e.Mode == filemode.Submodule {
 			continue
 		}
-		if h, _, err := blobHash(ctx, wt, filepath.FromSlash(name)); err == nil && h == e.Hash {
+		if h, _, err := gitwrite.BlobHash(ctx, wt, filepath.FromSlash(name)); err == nil && h == e.Hash {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s (blob %s)", name, e.Hash.String()[:repo.ShortLen]))
@@ -106,14 +108,14 @@ func stagedOnly(rp *repo.Repo, ctx context.Context, prev map[string][]*index.Ent
 }
 
 // checkPathspecs refuses a path that names nothing in the index or in HEAD.
-func checkPathspecs(rels []string, entries []*index.Entry, head map[string]blobEntry) error {
+func checkPathspecs(rels []string, entries []*index.Entry, head map[string]gitwrite.BlobEntry) error {
 	for _, rel := range rels {
-		hit := slices.ContainsFunc(entries, func(e *index.Entry) bool { return under(rel, e.Name) })
+		hit := slices.ContainsFunc(entries, func(e *index.Entry) bool { return gitwrite.Under(rel, e.Name) })
 		for name := range head {
 			if hit {
 				break
 			}
-			hit = under(rel, name)
+			hit = gitwrite.Under(rel, name)
 		}
 		if !hit {
 			return fmt.Errorf("pathspec %q did not match any file known to git", rel)
@@ -123,18 +125,18 @@ func checkPathspecs(rels []string, entries []*index.Entry, head map[string]blobE
 }
 
 // resetEntries rewrites the index entries under rels to HEAD's and returns the paths that changed.
-func resetEntries(ix *indexFile, head map[string]blobEntry, rels []string) []string {
+func resetEntries(ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, rels []string) []string {
 	selected := func(name string) bool {
-		return slices.ContainsFunc(rels, func(rel string) bool { return under(rel, name) })
+		return slices.ContainsFunc(rels, func(rel string) bool { return gitwrite.Under(rel, name) })
 	}
 	old := make(map[string]*index.Entry)
 	conflicted := make(map[string]bool)
 	var kept []*index.Entry
-	for _, e := range ix.all() {
+	for _, e := range ix.All() {
 		switch {
 		case !selected(e.Name):
 			kept = append(kept, e)
-		case e.Stage != stageMerged:
+		case e.Stage != gitwrite.StageMerged:
 			conflicted[e.Name] = true
 		default:
 			old[e.Name] = e
@@ -167,7 +169,7 @@ func resetEntries(ix *indexFile, head map[string]blobEntry, rels []string) []str
 			changed = append(changed, name)
 		}
 	}
-	ix.replaceAll(kept)
+	ix.ReplaceAll(kept)
 	slices.Sort(changed)
 	return slices.Compact(changed)
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -54,7 +56,7 @@ func (r *Repos) createTag(ctx context.Context, rp *repo.Repo, in TagArgs) (*mcp.
 		return nil, TagOut{}, err
 	}
 	rp.Changed()
-	info := TagInfo{Name: name.Short(), Commit: target.String(), Annotated: true, Subject: summaryLine(msg)}
+	info := TagInfo{Name: name.Short(), Commit: target.String(), Annotated: true, Subject: gitwrite.SummaryLine(msg)}
 	text := fmt.Sprintf("Created annotated tag %s at %s.", info.Name, shortHash(info.Commit))
 	return textResult(text), TagOut{Tags: []TagInfo{info}, Created: true}, nil
 }
@@ -63,9 +65,9 @@ func (r *Repos) createTag(ctx context.Context, rp *repo.Repo, in TagArgs) (*mcp.
 // made only of blank lines is refused rather than silently replaced.
 func tagMessage(name, message string) (string, error) {
 	if message == "" {
-		return cleanMessage(name), nil
+		return gitwrite.CleanMessage(name), nil
 	}
-	msg := cleanMessage(message)
+	msg := gitwrite.CleanMessage(message)
 	if msg == "" {
 		return "", errors.New("the tag message is empty after removing blank lines")
 	}
@@ -89,7 +91,7 @@ func tagName(s string) (plumbing.ReferenceName, error) {
 
 // writeTagObject stores an annotated tag object for the commit target, signed off by the committer identity.
 func writeTagObject(rp *repo.Repo, name string, target plumbing.Hash, msg string) (plumbing.Hash, error) {
-	tagger, err := signature(rp, "committer", time.Now())
+	tagger, err := gitwrite.Signature(rp, "committer", time.Now())
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}

@@ -1,4 +1,4 @@
-package gittools
+package gitwrite
 
 // Writing refs the way git does: an exclusive <ref>.lock, a check of the current value while holding it, then
 // a rename, all through an os.Root of the git dir. go-git's SetReference truncates the ref file in place,
@@ -20,9 +20,9 @@ import (
 // errRefMoved is returned when a ref no longer has the value the operation started from.
 var errRefMoved = errors.New("it changed while grove was working (another git command?); nothing was written, retry")
 
-// updateRef sets ref to r's value if it currently equals old (nil: it must not exist).
+// UpdateRef sets ref to r's value if it currently equals old (nil: it must not exist).
 // HEAD lives in the git dir; other refs in the common dir (they differ in a linked worktree).
-func updateRef(rp *repo.Repo, r, old *plumbing.Reference) error {
+func UpdateRef(rp *repo.Repo, r, old *plumbing.Reference) error {
 	dirPath := rp.CommonDir
 	if r.Name() == plumbing.HEAD {
 		dirPath = rp.GitDir
@@ -88,9 +88,9 @@ func refContent(r *plumbing.Reference) string {
 	return r.Hash().String() + "\n"
 }
 
-// refClash returns an existing ref that name cannot coexist with in git's ref namespace (refs/heads/a blocks
+// RefClash returns an existing ref that name cannot coexist with in git's ref namespace (refs/heads/a blocks
 // refs/heads/a/b and the other way round), or "".
-func refClash(rp *repo.Repo, name plumbing.ReferenceName) (string, error) {
+func RefClash(rp *repo.Repo, name plumbing.ReferenceName) (string, error) {
 	iter, err := rp.Git.Storer.IterReferences()
 	if err != nil {
 		return "", err

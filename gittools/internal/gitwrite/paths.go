@@ -1,4 +1,4 @@
-package gittools
+package gitwrite
 
 // Paths the write tools take from the model, and the os.Root every worktree read and write goes through.
 
@@ -17,13 +17,13 @@ import (
 	"github.com/grove-mcp/grove/scope"
 )
 
-// errSymlinkParent marks a path that lies behind a symbolic link in the worktree; git refuses those too
+// ErrSymlinkParent marks a path that lies behind a symbolic link in the worktree; git refuses those too
 // ("beyond a symbolic link"), and following one could leave the worktree.
-var errSymlinkParent = errors.New("path is beyond a symbolic link")
+var ErrSymlinkParent = errors.New("path is beyond a symbolic link")
 
-// openWorktree opens the repository's worktree as an os.Root, so that no read or write can leave it, not even
+// OpenWorktree opens the repository's worktree as an os.Root, so that no read or write can leave it, not even
 // through a symlink swapped in mid-operation.
-func openWorktree(rp *repo.Repo) (*os.Root, error) {
+func OpenWorktree(rp *repo.Repo) (*os.Root, error) {
 	wt, err := rp.Loc.FS().OpenRoot(rp.Loc.Name())
 	if err != nil {
 		return nil, fmt.Errorf("opening the worktree: %w", err)
@@ -41,10 +41,10 @@ func openDir(rp *repo.Repo, abs string) (*os.Root, error) {
 	return os.OpenRoot(abs)
 }
 
-// worktreePath turns a path argument (relative to the worktree, or absolute or a file:// URI inside it) into a
+// WorktreePath turns a path argument (relative to the worktree, or absolute or a file:// URI inside it) into a
 // clean slash-separated path relative to the worktree ("." for the worktree itself). It refuses option-like
 // names, ".." components, anything outside the worktree and anything inside .git.
-func worktreePath(rp *repo.Repo, sc *roots.Scope, p string) (string, error) {
+func WorktreePath(rp *repo.Repo, sc *roots.Scope, p string) (string, error) {
 	if p == "" {
 		return "", errors.New("empty path")
 	}
@@ -77,7 +77,7 @@ func worktreePath(rp *repo.Repo, sc *roots.Scope, p string) (string, error) {
 		}
 		rel = path.Clean(filepath.ToSlash(p))
 	}
-	if isGitPath(rel) {
+	if IsGitPath(rel) {
 		return "", fmt.Errorf("refusing %q: paths inside .git are not allowed", p)
 	}
 	return rel, nil
@@ -93,9 +93,9 @@ func hasDotDot(p string) bool {
 	return false
 }
 
-// isGitPath reports whether rel names .git or something inside it, in any letter case (git refuses these on
+// IsGitPath reports whether rel names .git or something inside it, in any letter case (git refuses these on
 // case-insensitive filesystems, and we refuse them everywhere).
-func isGitPath(rel string) bool {
+func IsGitPath(rel string) bool {
 	for _, c := range strings.Split(rel, "/") {
 		if strings.EqualFold(c, ".git") {
 			return true
@@ -104,9 +104,9 @@ func isGitPath(rel string) bool {
 	return false
 }
 
-// checkParents makes sure every leading directory of rel is a real directory, not a symlink or a file.
+// CheckParents makes sure every leading directory of rel is a real directory, not a symlink or a file.
 // A missing parent is not an error here (the caller decides what a missing path means).
-func checkParents(wt *os.Root, rel string) error {
+func CheckParents(wt *os.Root, rel string) error {
 	dir := path.Dir(rel)
 	if dir == "." {
 		return nil
@@ -122,7 +122,7 @@ func checkParents(wt *os.Root, rel string) error {
 			return err
 		}
 		if fi.Mode()&fs.ModeSymlink != 0 {
-			return fmt.Errorf("%s: %w %q", rel, errSymlinkParent, p)
+			return fmt.Errorf("%s: %w %q", rel, ErrSymlinkParent, p)
 		}
 		if !fi.IsDir() {
 			return nil // a file where a directory would be: the path does not exist
@@ -131,7 +131,7 @@ func checkParents(wt *os.Root, rel string) error {
 	return nil
 }
 
-// under reports whether the slash path p is dir or lies inside it ("." holds everything).
-func under(dir, p string) bool {
+// Under reports whether the slash path p is dir or lies inside it ("." holds everything).
+func Under(dir, p string) bool {
 	return dir == "." || p == dir || strings.HasPrefix(p, dir+"/")
 }

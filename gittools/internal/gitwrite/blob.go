@@ -1,4 +1,4 @@
-package gittools
+package gitwrite
 
 // Turning worktree files into blobs and index entries, and blobs back into worktree files.
 
@@ -22,20 +22,20 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
-// errNotFile is returned for worktree entries git cannot stage (FIFOs, sockets, devices).
-var errNotFile = errors.New("not a regular file, symlink or directory")
+// ErrNotFile is returned for worktree entries git cannot stage (FIFOs, sockets, devices).
+var ErrNotFile = errors.New("not a regular file, symlink or directory")
 
-// maxAddBytes is the largest file git_add stores: 100 MiB, the size at which popular Git hosts (GitHub among
+// MaxAddBytes is the largest file git_add stores: 100 MiB, the size at which popular Git hosts (GitHub among
 // them) refuse a file in a push, so a bigger one would make the repository unpushable there; such files
 // belong in Git LFS, which grove does not run. Staging streams the file (hash and compression in one pass),
 // so this bounds time and disk, not memory.
-const maxAddBytes = 100 << 20
+const MaxAddBytes = 100 << 20
 
 // worktreeEntry stores the worktree entry rel (a regular file or a symlink, already checked with Lstat) as a
 // blob and returns its index entry. keepMode is the mode to keep when core.fileMode is false; conv refuses
 // content git would convert. A file is streamed into the object store (see writeBlobFrom), never held in
 // memory, and refused past maxAddBytes.
-func worktreeEntryOf(rp *repo.Repo, ctx context.Context, wt *os.Root, rel string, fileMode bool, keepMode filemode.FileMode, conv *conversions) (*index.Entry, error) {
+func WorktreeEntry(rp *repo.Repo, ctx context.Context, wt *os.Root, rel string, fileMode bool, keepMode filemode.FileMode, conv *Conversions) (*index.Entry, error) {
 	name := filepath.FromSlash(rel)
 	fi, err := wt.Lstat(name)
 	if err != nil {
@@ -54,7 +54,7 @@ func worktreeEntryOf(rp *repo.Repo, ctx context.Context, wt *os.Root, rel string
 	} else if h, fi, err = storeFile(rp, ctx, wt, rel, conv); err != nil {
 		return nil, err
 	}
-	e := &index.Entry{Name: rel, Hash: h, Mode: entryMode(fi, fileMode, keepMode)}
+	e := &index.Entry{Name: rel, Hash: h, Mode: EntryMode(fi, fileMode, keepMode)}
 	repo.FillStat(e, fi)
 	return e, nil
 }
@@ -62,7 +62,7 @@ func worktreeEntryOf(rp *repo.Repo, ctx context.Context, wt *os.Root, rel string
 // storeFile streams the regular file rel into a blob and returns its hash and the stat data of what was read
 // (from the opened file, so it describes the content). It never blocks on a FIFO and never follows a final
 // symlink (openNoFollow).
-func storeFile(rp *repo.Repo, ctx context.Context, wt *os.Root, rel string, conv *conversions) (plumbing.Hash, fs.FileInfo, error) {
+func storeFile(rp *repo.Repo, ctx context.Context, wt *os.Root, rel string, conv *Conversions) (plumbing.Hash, fs.FileInfo, error) {
 	crlf, err := conv.checkIn(rel)
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
@@ -77,12 +77,12 @@ func storeFile(rp *repo.Repo, ctx context.Context, wt *os.Root, rel string, conv
 		return plumbing.ZeroHash, nil, fmt.Errorf("reading %s: %w", rel, repo.PathErr(err))
 	}
 	if !fi.Mode().IsRegular() {
-		return plumbing.ZeroHash, nil, errNotFile
+		return plumbing.ZeroHash, nil, ErrNotFile
 	}
-	if fi.Size() > maxAddBytes {
+	if fi.Size() > MaxAddBytes {
 		return plumbing.ZeroHash, nil, fmt.Errorf("%s is %s, over the %s that git_add stores (the size at which popular Git hosts "+
 			"refuse a file); nothing was staged. Keep it out of the repository (.gitignore), or use git with Git LFS for it",
-			rel, patchtext.SizeText(fi.Size()), patchtext.SizeText(maxAddBytes))
+			rel, patchtext.SizeText(fi.Size()), patchtext.SizeText(MaxAddBytes))
 	}
 	var check func([]byte) error
 	if crlf {
@@ -110,9 +110,9 @@ func crlfCheck(rel string) func([]byte) error {
 	}
 }
 
-// blobHash hashes the worktree entry name as git would store it (a symlink's target, a regular file's bytes),
+// BlobHash hashes the worktree entry name as git would store it (a symlink's target, a regular file's bytes),
 // streaming, and returns the stat data of what it read. It never blocks on a FIFO nor follows a final symlink.
-func blobHash(ctx context.Context, wt *os.Root, name string) (plumbing.Hash, fs.FileInfo, error) {
+func BlobHash(ctx context.Context, wt *os.Root, name string) (plumbing.Hash, fs.FileInfo, error) {
 	fi, err := wt.Lstat(name)
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
@@ -122,7 +122,7 @@ func blobHash(ctx context.Context, wt *os.Root, name string) (plumbing.Hash, fs.
 		return plumbing.ComputeHash(plumbing.BlobObject, []byte(target)), fi, err
 	}
 	if !fi.Mode().IsRegular() {
-		return plumbing.ZeroHash, nil, errNotFile
+		return plumbing.ZeroHash, nil, ErrNotFile
 	}
 	f, err := wt.OpenFile(name, os.O_RDONLY|openNoFollow, 0)
 	if err != nil {
@@ -133,15 +133,15 @@ func blobHash(ctx context.Context, wt *os.Root, name string) (plumbing.Hash, fs.
 		return plumbing.ZeroHash, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return plumbing.ZeroHash, nil, errNotFile
+		return plumbing.ZeroHash, nil, ErrNotFile
 	}
-	h, err := hashReader(ctx, f, fi.Size())
+	h, err := HashReader(ctx, f, fi.Size())
 	return h, fi, err
 }
 
-// hashReader computes the blob hash of the size bytes r holds, in chunks, checking ctx; r holding more or
+// HashReader computes the blob hash of the size bytes r holds, in chunks, checking ctx; r holding more or
 // fewer bytes (a file changing while it is read) is an error.
-func hashReader(ctx context.Context, r io.Reader, size int64) (plumbing.Hash, error) {
+func HashReader(ctx context.Context, r io.Reader, size int64) (plumbing.Hash, error) {
 	hw := plumbing.NewHasher(plumbing.BlobObject, size)
 	n, err := io.CopyBuffer(hw, repo.CtxReader{Ctx: ctx, R: io.LimitReader(r, size+1)}, make([]byte, 64<<10))
 	if err != nil {
@@ -153,8 +153,8 @@ func hashReader(ctx context.Context, r io.Reader, size int64) (plumbing.Hash, er
 	return hw.Sum(), nil
 }
 
-// entryMode is the git mode of a worktree entry: a link, or a file, executable when the owner may run it.
-func entryMode(fi fs.FileInfo, fileMode bool, keepMode filemode.FileMode) filemode.FileMode {
+// EntryMode is the git mode of a worktree entry: a link, or a file, executable when the owner may run it.
+func EntryMode(fi fs.FileInfo, fileMode bool, keepMode filemode.FileMode) filemode.FileMode {
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return filemode.Symlink
@@ -166,8 +166,8 @@ func entryMode(fi fs.FileInfo, fileMode bool, keepMode filemode.FileMode) filemo
 	return filemode.Regular
 }
 
-// fileModeTrusted reports core.fileMode (default true): whether the executable bit in the worktree means anything.
-func fileModeTrusted(rp *repo.Repo) bool {
+// FileModeTrusted reports core.fileMode (default true): whether the executable bit in the worktree means anything.
+func FileModeTrusted(rp *repo.Repo) bool {
 	cfg, err := rp.Git.Config()
 	if err != nil {
 		return true

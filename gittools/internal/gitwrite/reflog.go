@@ -1,4 +1,4 @@
-package gittools
+package gitwrite
 
 // Reflog entries, as git writes them for a non-bare repository (core.logAllRefUpdates defaults to true): they
 // are how a user finds a commit again after a branch moved. go-git writes none.
@@ -16,13 +16,13 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// appendReflog adds "old new ident time\tmsg" to the log of ref (logs/HEAD in the git dir, logs/refs/... in the
+// AppendReflog adds "old new ident time\tmsg" to the log of ref (logs/HEAD in the git dir, logs/refs/... in the
 // common dir). It is best-effort: the ref itself is already written, and git tolerates a missing log line.
-func appendReflog(rp *repo.Repo, ref plumbing.ReferenceName, old, new plumbing.Hash, msg string) error {
+func AppendReflog(rp *repo.Repo, ref plumbing.ReferenceName, old, new plumbing.Hash, msg string) error {
 	if !logsRefUpdates(rp, ref) {
 		return nil
 	}
-	sig, err := signature(rp, "committer", time.Now())
+	sig, err := Signature(rp, "committer", time.Now())
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,7 @@ func appendReflog(rp *repo.Repo, ref plumbing.ReferenceName, old, new plumbing.H
 
 // logsRefUpdates follows core.logAllRefUpdates: by default (non-bare) HEAD and branches are logged.
 func logsRefUpdates(rp *repo.Repo, ref plumbing.ReferenceName) bool {
-	v := strings.ToLower(lastConfigValue(append(globalConfigs(), localConfig(rp)), "core", "logallrefupdates"))
+	v := strings.ToLower(lastConfigValue(append(GlobalConfigs(), localConfig(rp)), "core", "logallrefupdates"))
 	switch v {
 	case "false", "no", "off", "0":
 		return false

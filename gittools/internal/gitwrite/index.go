@@ -1,4 +1,12 @@
-package gittools
+// Package gitwrite owns the write plumbing the write tools are built from:
+// the index file (load, change, save under its lock), trees and blobs
+// written to the object store (with gitattributes conversions), refs and
+// their reflog, the committer identity, and where in the worktree a write may
+// go (no path through a symlink, nothing under .git).
+//
+//	ix, err := gitwrite.LoadIndex(rp)
+//	tree, err := gitwrite.WriteTree(rp, ix.All())
+package gitwrite
 
 // Reading and writing .git/index for the write tools. The index is written the way git writes it: into
 // index.lock (created exclusively, so a running git command and grove never both write it), then renamed over
@@ -24,19 +32,19 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
-// indexFile is an index read under the repository lock, ready to be changed and written back. Entries are
+// IndexFile is an index read under the repository lock, ready to be changed and written back. Entries are
 // kept by name, so that staging a whole tree costs a map lookup per file.
-type indexFile struct {
-	idx    *index.Index // header data (version, mtime); Entries is rebuilt by save
+type IndexFile struct {
+	Idx    *index.Index // header data (version, mtime); Entries is rebuilt by save
 	gitDir *os.Root
 
-	byName map[string][]*index.Entry // every stage of a path, stage order
+	ByName map[string][]*index.Entry // every stage of a path, stage order
 	dirs   map[string]int            // how many entries lie below each directory
 }
 
-// loadIndex reads the repository's index (an empty one if there is none), checked as the read tools check it
+// LoadIndex reads the repository's index (an empty one if there is none), checked as the read tools check it
 // (checkedIndex) before go-git decodes it for writing. Call close when done.
-func loadIndex(rp *repo.Repo) (*indexFile, error) {
+func LoadIndex(rp *repo.Repo) (*IndexFile, error) {
 	gd, err := openDir(rp, rp.GitDir)
 	if err != nil {
 		return nil, err
@@ -56,8 +64,8 @@ func loadIndex(rp *repo.Repo) (*indexFile, error) {
 			return nil, rp.Noted(err)
 		}
 	}
-	ix := &indexFile{idx: idx, gitDir: gd}
-	ix.replaceAll(idx.Entries)
+	ix := &IndexFile{Idx: idx, gitDir: gd}
+	ix.ReplaceAll(idx.Entries)
 	return ix, nil
 }
 
@@ -77,21 +85,21 @@ func decodeChecked(f *os.File, idx *index.Index) error {
 	return nil
 }
 
-func (ix *indexFile) close() { ix.gitDir.Close() }
+func (ix *IndexFile) Close() { ix.gitDir.Close() }
 
-// replaceAll makes entries the whole index.
-func (ix *indexFile) replaceAll(entries []*index.Entry) {
-	ix.byName = make(map[string][]*index.Entry, len(entries))
+// ReplaceAll makes entries the whole index.
+func (ix *IndexFile) ReplaceAll(entries []*index.Entry) {
+	ix.ByName = make(map[string][]*index.Entry, len(entries))
 	ix.dirs = make(map[string]int)
 	for _, e := range entries {
 		ix.add(e)
 	}
 }
 
-// all returns every entry sorted by (name, stage), as the index stores them.
-func (ix *indexFile) all() []*index.Entry {
-	out := make([]*index.Entry, 0, len(ix.byName))
-	for _, es := range ix.byName {
+// All returns every entry sorted by (name, stage), as the index stores them.
+func (ix *IndexFile) All() []*index.Entry {
+	out := make([]*index.Entry, 0, len(ix.ByName))
+	for _, es := range ix.ByName {
 		out = append(out, es...)
 	}
 	slices.SortFunc(out, func(a, b *index.Entry) int {
@@ -100,11 +108,11 @@ func (ix *indexFile) all() []*index.Entry {
 	return out
 }
 
-// unmerged lists the paths with conflict stages (a merge in progress), sorted.
-func (ix *indexFile) unmerged() []string {
+// Unmerged lists the paths with conflict stages (a merge in progress), sorted.
+func (ix *IndexFile) Unmerged() []string {
 	var out []string
-	for name := range ix.byName {
-		if ix.conflicted(name) {
+	for name := range ix.ByName {
+		if ix.Conflicted(name) {
 			out = append(out, name)
 		}
 	}
@@ -112,49 +120,49 @@ func (ix *indexFile) unmerged() []string {
 	return out
 }
 
-// conflicted reports whether name has conflict stages.
-func (ix *indexFile) conflicted(name string) bool {
-	return slices.ContainsFunc(ix.byName[name], func(e *index.Entry) bool { return e.Stage != stageMerged })
+// Conflicted reports whether name has conflict stages.
+func (ix *IndexFile) Conflicted(name string) bool {
+	return slices.ContainsFunc(ix.ByName[name], func(e *index.Entry) bool { return e.Stage != StageMerged })
 }
 
-// entry returns the merged (stage 0) entry for name, or nil.
-func (ix *indexFile) entry(name string) *index.Entry {
-	for _, e := range ix.byName[name] {
-		if e.Stage == stageMerged {
+// Entry returns the merged (stage 0) entry for name, or nil.
+func (ix *IndexFile) Entry(name string) *index.Entry {
+	for _, e := range ix.ByName[name] {
+		if e.Stage == StageMerged {
 			return e
 		}
 	}
 	return nil
 }
 
-// set replaces every entry for e.Name (all stages) with e, and removes entries that would clash with it as a
+// Set replaces every entry for e.Name (all stages) with e, and removes entries that would clash with it as a
 // directory or a file (a/b replaces a file a; a file a replaces a/...), as git's add_index_entry does.
-func (ix *indexFile) set(e *index.Entry) {
-	ix.removeName(e.Name)
+func (ix *IndexFile) Set(e *index.Entry) {
+	ix.RemoveName(e.Name)
 	for d := range gitfmt.ParentDirs(e.Name) {
-		ix.removeName(d)
+		ix.RemoveName(d)
 	}
 	if ix.dirs[e.Name] > 0 {
-		ix.remove(func(n string) bool { return strings.HasPrefix(n, e.Name+"/") })
+		ix.Remove(func(n string) bool { return strings.HasPrefix(n, e.Name+"/") })
 	}
 	ix.add(e)
 }
 
-func (ix *indexFile) add(e *index.Entry) {
-	if len(ix.byName[e.Name]) == 0 {
+func (ix *IndexFile) add(e *index.Entry) {
+	if len(ix.ByName[e.Name]) == 0 {
 		for d := range gitfmt.ParentDirs(e.Name) {
 			ix.dirs[d]++
 		}
 	}
-	ix.byName[e.Name] = append(ix.byName[e.Name], e)
+	ix.ByName[e.Name] = append(ix.ByName[e.Name], e)
 }
 
-// removeName deletes every stage of name and reports whether there was any.
-func (ix *indexFile) removeName(name string) bool {
-	if len(ix.byName[name]) == 0 {
+// RemoveName deletes every stage of name and reports whether there was any.
+func (ix *IndexFile) RemoveName(name string) bool {
+	if len(ix.ByName[name]) == 0 {
 		return false
 	}
-	delete(ix.byName, name)
+	delete(ix.ByName, name)
 	for d := range gitfmt.ParentDirs(name) {
 		if ix.dirs[d]--; ix.dirs[d] <= 0 {
 			delete(ix.dirs, d)
@@ -163,35 +171,35 @@ func (ix *indexFile) removeName(name string) bool {
 	return true
 }
 
-// remove deletes every path whose name matches drop, and reports how many went.
-func (ix *indexFile) remove(drop func(name string) bool) int {
+// Remove deletes every path whose name matches drop, and reports how many went.
+func (ix *IndexFile) Remove(drop func(name string) bool) int {
 	var gone []string
-	for name := range ix.byName {
+	for name := range ix.ByName {
 		if drop(name) {
 			gone = append(gone, name)
 		}
 	}
 	for _, name := range gone {
-		ix.removeName(name)
+		ix.RemoveName(name)
 	}
 	return len(gone)
 }
 
-// save writes the index through index.lock and a rename. The cache-tree and other extensions are dropped
+// Save writes the index through index.lock and a rename. The cache-tree and other extensions are dropped
 // (go-git cannot write them); git rebuilds the cache-tree when it needs it.
-func (ix *indexFile) save() error {
-	ix.idx.Entries = ix.all()
-	ix.idx.Cache, ix.idx.ResolveUndo, ix.idx.EndOfIndexEntry = nil, nil, nil
-	if ix.idx.Version < 2 {
-		ix.idx.Version = 2
+func (ix *IndexFile) Save() error {
+	ix.Idx.Entries = ix.All()
+	ix.Idx.Cache, ix.Idx.ResolveUndo, ix.Idx.EndOfIndexEntry = nil, nil, nil
+	if ix.Idx.Version < 2 {
+		ix.Idx.Version = 2
 	}
-	if ix.idx.Version == 2 && slices.ContainsFunc(ix.idx.Entries, func(e *index.Entry) bool { return e.IntentToAdd || e.SkipWorktree }) {
-		ix.idx.Version = 3 // extended flags need version 3
+	if ix.Idx.Version == 2 && slices.ContainsFunc(ix.Idx.Entries, func(e *index.Entry) bool { return e.IntentToAdd || e.SkipWorktree }) {
+		ix.Idx.Version = 3 // extended flags need version 3
 	}
 	// The encoder sorts again by name alone (not stably); on input already sorted by (name, stage) Go's
 	// pdqsort moves nothing, so conflict stages keep their order.
 	var buf bytes.Buffer
-	if err := index.NewEncoder(&buf).Encode(ix.idx); err != nil {
+	if err := index.NewEncoder(&buf).Encode(ix.Idx); err != nil {
 		return fmt.Errorf("encoding the index: %w", err)
 	}
 	return writeLocked(ix.gitDir, "index", buf.Bytes())
@@ -221,13 +229,13 @@ func writeLocked(dir *os.Root, name string, data []byte) error {
 	return nil
 }
 
-// stageMerged is the stage of an ordinary (not conflicted) entry. go-git's index.Merged is 1, which is the
+// StageMerged is the stage of an ordinary (not conflicted) entry. go-git's index.Merged is 1, which is the
 // merge base's stage in git, not this.
-const stageMerged index.Stage = 0
+const StageMerged index.Stage = 0
 
-// entryUnchanged reports whether the worktree file described by fi still has the stat data recorded in e,
+// EntryUnchanged reports whether the worktree file described by fi still has the stat data recorded in e,
 // and e was written after the file last changed (not "racily clean"), so its content need not be read again.
-func entryUnchanged(e *index.Entry, fi fs.FileInfo, indexTime time.Time, mode filemode.FileMode) bool {
+func EntryUnchanged(e *index.Entry, fi fs.FileInfo, indexTime time.Time, mode filemode.FileMode) bool {
 	return e.Mode == mode && e.Size == uint32(fi.Size()) && e.ModifiedAt.Equal(fi.ModTime()) &&
 		(e.Inode == 0 || uint64(e.Inode) == repo.Inode(fi)&0xffffffff) && fi.ModTime().Before(indexTime)
 }

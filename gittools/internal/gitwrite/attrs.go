@@ -1,4 +1,4 @@
-package gittools
+package gitwrite
 
 // Content conversions grove does not perform. git may change a file's bytes between the worktree and the
 // repository: clean/smudge filters (Git LFS), working-tree-encoding, and line-ending conversion (core.autocrlf,
@@ -26,18 +26,18 @@ import (
 // maxAttributesFile bounds a .gitattributes file.
 const maxAttributesFile = 1 << 20
 
-// conversions answers, per path, whether git would convert its content.
-type conversions struct {
+// Conversions answers, per path, whether git would convert its content.
+type Conversions struct {
 	wt       *os.Root
 	autocrlf string                                    // core.autocrlf: "", "true", "input"
 	dirs     map[string][]gitattributes.MatchAttribute // per directory, from its .gitattributes (cached)
 	info     []gitattributes.MatchAttribute
-	tree     func(dir string) []gitattributes.MatchAttribute // a checkout's target tree, or nil
+	Tree     func(dir string) []gitattributes.MatchAttribute // a checkout's target tree, or nil
 }
 
-func newConversions(rp *repo.Repo, wt *os.Root) *conversions {
-	c := &conversions{wt: wt, dirs: map[string][]gitattributes.MatchAttribute{}}
-	switch v := strings.ToLower(lastConfigValue(append(globalConfigs(), localConfig(rp)), "core", "autocrlf")); v {
+func NewConversions(rp *repo.Repo, wt *os.Root) *Conversions {
+	c := &Conversions{wt: wt, dirs: map[string][]gitattributes.MatchAttribute{}}
+	switch v := strings.ToLower(lastConfigValue(append(GlobalConfigs(), localConfig(rp)), "core", "autocrlf")); v {
 	case "true", "yes", "on", "1":
 		c.autocrlf = "true"
 	case "input":
@@ -51,7 +51,7 @@ func newConversions(rp *repo.Repo, wt *os.Root) *conversions {
 }
 
 // attrs returns the conversion attributes of rel.
-func (c *conversions) attrs(rel string) map[string]gitattributes.Attribute {
+func (c *Conversions) attrs(rel string) map[string]gitattributes.Attribute {
 	var stack []gitattributes.MatchAttribute
 	dirs := []string{"."}
 	for d := range gitfmt.ParentDirs(rel) {
@@ -66,8 +66,8 @@ func (c *conversions) attrs(rel string) map[string]gitattributes.Attribute {
 				domain = strings.Split(d, "/")
 			}
 			list = readAttributes(c.wt, filepath.Join(filepath.FromSlash(d), ".gitattributes"), domain)
-			if c.tree != nil {
-				list = append(list, c.tree(d)...)
+			if c.Tree != nil {
+				list = append(list, c.Tree(d)...)
 			}
 			c.dirs[d] = list
 		}
@@ -84,7 +84,7 @@ func (c *conversions) attrs(rel string) map[string]gitattributes.Attribute {
 
 // checkIn refuses staging rel when git would filter it; crlf reports whether git would convert its line
 // endings, so that its content must have no CRLF (errCRLF), which the caller checks while reading it.
-func (c *conversions) checkIn(rel string) (crlf bool, err error) {
+func (c *Conversions) checkIn(rel string) (crlf bool, err error) {
 	a := c.attrs(rel)
 	if err := c.checkFilters(rel, a); err != nil {
 		return false, err
@@ -97,8 +97,8 @@ func errCRLF(rel string) error {
 	return fmt.Errorf("%s has CRLF line endings that git would convert (core.autocrlf or the text/eol attributes); grove stores bytes unchanged, so stage it with git", rel)
 }
 
-// checkOut refuses writing rel into the worktree when git would filter or convert it.
-func (c *conversions) checkOut(rel string) error {
+// CheckOut refuses writing rel into the worktree when git would filter or convert it.
+func (c *Conversions) CheckOut(rel string) error {
 	a := c.attrs(rel)
 	if err := c.checkFilters(rel, a); err != nil {
 		return err
@@ -110,7 +110,7 @@ func (c *conversions) checkOut(rel string) error {
 	return nil
 }
 
-func (c *conversions) checkFilters(rel string, a map[string]gitattributes.Attribute) error {
+func (c *Conversions) checkFilters(rel string, a map[string]gitattributes.Attribute) error {
 	if f := a["filter"]; f != nil && f.IsValueSet() {
 		return fmt.Errorf("%s uses the git filter %q (Git LFS or similar), which grove cannot run; use git for it", rel, f.Value())
 	}
@@ -121,7 +121,7 @@ func (c *conversions) checkFilters(rel string, a map[string]gitattributes.Attrib
 }
 
 // converts reports whether the attributes (or autocrlf, when byDefault) make git treat the file as text to convert.
-func (c *conversions) converts(a map[string]gitattributes.Attribute, byDefault bool) bool {
+func (c *Conversions) converts(a map[string]gitattributes.Attribute, byDefault bool) bool {
 	for _, k := range []string{"text", "crlf"} {
 		if v := a[k]; v != nil && v.IsUnset() {
 			return false
@@ -136,8 +136,8 @@ func (c *conversions) converts(a map[string]gitattributes.Attribute, byDefault b
 	return byDefault
 }
 
-// treeAttributes reads the .gitattributes files of a tree (a branch being checked out).
-func treeAttributes(rp *repo.Repo, files map[string]blobEntry) func(dir string) []gitattributes.MatchAttribute {
+// TreeAttributes reads the .gitattributes files of a tree (a branch being checked out).
+func TreeAttributes(rp *repo.Repo, files map[string]BlobEntry) func(dir string) []gitattributes.MatchAttribute {
 	return func(dir string) []gitattributes.MatchAttribute {
 		var domain []string
 		if dir != "." {

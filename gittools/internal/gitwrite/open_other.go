@@ -1,6 +1,6 @@
 //go:build !unix
 
-package gittools
+package gitwrite
 
 // openNoFollow: the platform has no O_NOFOLLOW/O_NONBLOCK; callers Lstat first and check the opened file.
 const openNoFollow = 0

@@ -1,4 +1,4 @@
-package gittools
+package gitwrite
 
 // The identity commits and tags are made with. It comes from the user's environment and configuration, never
 // from the model: GIT_{AUTHOR,COMMITTER}_{NAME,EMAIL}, then author.* / committer.* and user.* from the
@@ -24,9 +24,9 @@ var errNoIdentity = errors.New("no git identity configured: the user must set us
 	"(git config --global user.name \"Name\"; git config --global user.email you@example.com) or the " +
 	"GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL and GIT_COMMITTER_NAME/GIT_COMMITTER_EMAIL environment variables of the server")
 
-// signature returns the identity for role ("author" or "committer") at now.
-func signature(rp *repo.Repo, role string, now time.Time) (object.Signature, error) {
-	cfgs := append(globalConfigs(), localConfig(rp))
+// Signature returns the identity for role ("author" or "committer") at now.
+func Signature(rp *repo.Repo, role string, now time.Time) (object.Signature, error) {
+	cfgs := append(GlobalConfigs(), localConfig(rp))
 	name := identityValue(role, "NAME", "name", cfgs)
 	email := strings.Trim(identityValue(role, "EMAIL", "email", cfgs), "<> \t")
 	if name == "" || email == "" || strings.ContainsAny(name+email, "<>\n\x00") {
@@ -72,9 +72,9 @@ func localConfig(rp *repo.Repo) *config.Config {
 	return cfg.Raw
 }
 
-// globalConfigs reads the user's global config files in git's order (XDG first, ~/.gitconfig last, so it
+// GlobalConfigs reads the user's global config files in git's order (XDG first, ~/.gitconfig last, so it
 // wins); GIT_CONFIG_GLOBAL replaces both. Missing or unreadable files are skipped.
-func globalConfigs() []*config.Config {
+func GlobalConfigs() []*config.Config {
 	var paths []string
 	if p := os.Getenv("GIT_CONFIG_GLOBAL"); p != "" {
 		paths = []string{p}
@@ -118,10 +118,10 @@ func readConfigFile(p string) *config.Config {
 	return c
 }
 
-// cleanMessage tidies a commit or tag message the way `git commit -m` does (cleanup mode "whitespace"):
+// CleanMessage tidies a commit or tag message the way `git commit -m` does (cleanup mode "whitespace"):
 // trailing spaces go, runs of blank lines become one, leading and trailing blank lines go, and the
 // message ends with a newline. An empty result means an empty message.
-func cleanMessage(msg string) string {
+func CleanMessage(msg string) string {
 	var out []string
 	blank := false
 	for _, line := range strings.Split(strings.ReplaceAll(msg, "\r\n", "\n"), "\n") {
@@ -142,8 +142,8 @@ func cleanMessage(msg string) string {
 	return strings.Join(out, "\n") + "\n"
 }
 
-// summaryLine is the first line of a cleaned message.
-func summaryLine(msg string) string {
+// SummaryLine is the first line of a cleaned message.
+func SummaryLine(msg string) string {
 	s, _, _ := strings.Cut(msg, "\n")
 	return s
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package gittools
+package gitwrite
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package gittools
+package gitwrite
 
 // Trees as flat path maps, and trees built from the index.
 
@@ -16,24 +16,24 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// blobEntry is a non-tree entry of a tree: a file, symlink or submodule.
-type blobEntry struct {
+// BlobEntry is a non-tree entry of a tree: a file, symlink or submodule.
+type BlobEntry struct {
 	Hash plumbing.Hash
 	Mode filemode.FileMode
 }
 
-// flatTree maps every non-tree path of a commit's tree to its entry. A nil commit (unborn branch) gives an
+// FlatTree maps every non-tree path of a commit's tree to its entry. A nil commit (unborn branch) gives an
 // empty map. Entry names are checked as every tree loader checks them (treeEntries), and the walk is bounded
 // by maxTreeEntries and ctx.
-func flatTree(rp *repo.Repo, ctx context.Context, c *object.Commit) (map[string]blobEntry, error) {
-	out := make(map[string]blobEntry)
+func FlatTree(rp *repo.Repo, ctx context.Context, c *object.Commit) (map[string]BlobEntry, error) {
+	out := make(map[string]BlobEntry)
 	if c == nil {
 		return out, nil
 	}
 	return out, flatten(rp, ctx, c.TreeHash, "", out, repo.NewTreeBudget())
 }
 
-func flatten(rp *repo.Repo, ctx context.Context, h plumbing.Hash, dir string, out map[string]blobEntry, walk *repo.TreeBudget) error {
+func flatten(rp *repo.Repo, ctx context.Context, h plumbing.Hash, dir string, out map[string]BlobEntry, walk *repo.TreeBudget) error {
 	if err := walk.Next(ctx); err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func flatten(rp *repo.Repo, ctx context.Context, h plumbing.Hash, dir string, ou
 			}
 			continue
 		}
-		out[p] = blobEntry{Hash: e.Hash, Mode: e.Mode}
+		out[p] = BlobEntry{Hash: e.Hash, Mode: e.Mode}
 	}
 	return nil
 }
@@ -66,12 +66,12 @@ type treeDir struct {
 	subdirs map[string]*treeDir
 }
 
-// writeTree stores the trees for the merged index entries (intent-to-add entries left out, as git does) and
+// WriteTree stores the trees for the merged index entries (intent-to-add entries left out, as git does) and
 // returns the root tree's hash.
-func writeTree(rp *repo.Repo, entries []*index.Entry) (plumbing.Hash, error) {
+func WriteTree(rp *repo.Repo, entries []*index.Entry) (plumbing.Hash, error) {
 	root := &treeDir{subdirs: map[string]*treeDir{}}
 	for _, e := range entries {
-		if e.Stage != stageMerged || e.IntentToAdd {
+		if e.Stage != StageMerged || e.IntentToAdd {
 			continue
 		}
 		d := root
