@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/scan"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -28,8 +30,8 @@ func TestDiffWorktreeEdgesMatchGit(t *testing.T) {
 	now := time.Now().Add(time.Minute)
 	os.Chtimes(filepath.Join(f.dir, "same.txt"), now, now)
 	t.Run("sequential", func(t *testing.T) { checkWorktreeDiff(t, f) })
-	defer func(n int) { minParallelScan = n }(minParallelScan)
-	minParallelScan = 1
+	defer func(n int) { scan.MinParallelScan = n }(scan.MinParallelScan)
+	scan.MinParallelScan = 1
 	t.Run("parallel", func(t *testing.T) { checkWorktreeDiff(t, f) })
 }
 

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 
+	"github.com/grove-mcp/grove/gittools/internal/scan"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -22,7 +24,7 @@ func changesWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limi
 		return nil, nil, err
 	}
 	var out []change
-	for p, c := range wt.changed {
+	for p, c := range wt.Changed {
 		if !inPath(p, limit) {
 			continue
 		}
@@ -42,8 +44,8 @@ func changesWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limi
 
 // scanChanged finds the tracked files under limit changed in the worktree. Untracked files are not part of
 // git diff, so it never walks the tree: it lstats the index entries (see scanTracked).
-func scanChanged(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit string) (*wtScan, error) {
-	return scanTracked(rp, ctx, idx, limit)
+func scanChanged(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit string) (*scan.Result, error) {
+	return scan.Tracked(rp, ctx, idx, limit)
 }
 
 // changesStaged lists HEAD → index changes (git diff --cached) under limit.
@@ -56,7 +58,7 @@ func changesStaged(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit 
 	if head != nil {
 		tree = head.TreeHash
 	}
-	st, err := treeVsIndex(rp, ctx, idx, tree)
+	st, err := scan.TreeVsIndex(rp, ctx, idx, tree)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -78,7 +80,7 @@ func changesStaged(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit 
 
 // changesTreeWorktree lists tree → worktree changes (git diff <rev>) for tracked files under limit.
 func changesTreeWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, tree plumbing.Hash, limit string) ([]change, error) {
-	st, err := treeVsIndex(rp, ctx, idx, tree)
+	st, err := scan.TreeVsIndex(rp, ctx, idx, tree)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +92,7 @@ func changesTreeWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, 
 	for p := range st {
 		paths[p] = true
 	}
-	for p := range wt.changed {
+	for p := range wt.Changed {
 		paths[p] = true
 	}
 	l := repo.NewTreeLookup(rp)
@@ -104,7 +106,7 @@ func changesTreeWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, 
 			return nil, err
 		}
 		to := indexSide(idx, p)
-		switch c := wt.changed[p]; {
+		switch c := wt.Changed[p]; {
 		case to.mode == 0 || c == 'D':
 			to = entry{}
 		case c != 0:
@@ -189,7 +191,7 @@ func loadWorktree(rp *repo.Repo, ctx context.Context, p string) (patchtext.Side,
 	if err != nil {
 		return patchtext.Side{Path: p}, nil // vanished since the scan: absent
 	}
-	s := patchtext.Side{Path: p, Mode: worktreeMode(info), Limit: rp.MaxRead}
+	s := patchtext.Side{Path: p, Mode: scan.Mode(info), Limit: rp.MaxRead}
 	switch s.Mode {
 	case 0:
 		return patchtext.Side{Path: p}, nil
@@ -203,7 +205,7 @@ func loadWorktree(rp *repo.Repo, ctx context.Context, p string) (patchtext.Side,
 		s.Size = info.Size()
 		if info.Size() > rp.MaxRead {
 			s.Big = true
-			s.Hash, err = hashFile(rp, ctx, p, s.Mode)
+			s.Hash, err = scan.HashFile(rp, ctx, p, s.Mode)
 			return s, err
 		}
 		f, _, err := loc.OpenFile()

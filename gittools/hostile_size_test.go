@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/scan"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
@@ -331,7 +333,7 @@ func TestRefusalsLoggedForTheClient(t *testing.T) {
 func TestScanPanicBecomesAnError(t *testing.T) {
 	rp := &repo.Repo{} // no worktree handle: the scan dereferences nil on its goroutine
 	idx := &gitfmt.Index{Entries: []gitfmt.IndexEntry{{Name: "a.txt"}}, ByName: map[string]int{"a.txt": 0}}
-	_, _, err := lstatEntries(rp, testCtx(t), idx, 0, 1, nil)
+	_, _, err := scan.LstatEntries(rp, testCtx(t), idx, 0, 1, nil)
 	if pe := (*panics.Error)(nil); !errors.As(err, &pe) {
 		t.Errorf("lstatEntries on a broken repo: %v, want a *panics.Error", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/scan"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
@@ -84,7 +86,7 @@ func statusOf(c change) string {
 		return "A"
 	case c.to.mode == 0 && !c.to.wt:
 		return "D"
-	case !c.to.wt && kind(c.from.mode) != kind(c.to.mode):
+	case !c.to.wt && scan.Kind(c.from.mode) != scan.Kind(c.to.mode):
 		return "T"
 	}
 	return "M"

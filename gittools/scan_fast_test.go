@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/scan"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -43,7 +45,7 @@ func TestStatusFastStatSameAsStatter(t *testing.T) {
 	os.Rename(filepath.Join(f.dir, "dir"), filepath.Join(f.dir, "elsewhere"))
 	os.Symlink("elsewhere", filepath.Join(f.dir, "dir"))
 	want := gitStatus(f)
-	defer func(n int, fast bool) { minParallelScan, useFastStat = n, fast }(minParallelScan, useFastStat)
+	defer func(n int, fast bool) { scan.MinParallelScan, scan.UseFastStat = n, fast }(scan.MinParallelScan, scan.UseFastStat)
 	for _, tt := range []struct {
 		name     string
 		parallel int
@@ -54,7 +56,7 @@ func TestStatusFastStatSameAsStatter(t *testing.T) {
 		{"fast parallel", 1, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			minParallelScan, useFastStat = tt.parallel, tt.fast
+			scan.MinParallelScan, scan.UseFastStat = tt.parallel, tt.fast
 			if diff := cmp.Diff(want, statusLines(t, f)); diff != "" {
 				t.Errorf("status mismatch (-git +grove):\n%s", diff)
 			}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/scan"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -88,11 +90,11 @@ func status(rp *repo.Repo, ctx context.Context, progress func(int)) (StatusOut, 
 	if err != nil {
 		return out, err
 	}
-	staged, err := staged(rp, ctx, idx)
+	staged, err := scan.Staged(rp, ctx, idx)
 	if err != nil {
 		return out, err
 	}
-	wt, err := scanWorktree(rp, ctx, idx, true, progress)
+	wt, err := scan.Worktree(rp, ctx, idx, true, progress)
 	if err != nil {
 		return out, err
 	}
@@ -109,14 +111,14 @@ func status(rp *repo.Repo, ctx context.Context, progress func(int)) (StatusOut, 
 }
 
 // mergeStatus combines the columns, unmerged paths first in path order as git, then untracked.
-func mergeStatus(idx *gitfmt.Index, staged map[string]byte, wt *wtScan, renames map[string]string) []StatusEntry {
+func mergeStatus(idx *gitfmt.Index, staged map[string]byte, wt *scan.Result, renames map[string]string) []StatusEntry {
 	cols := map[string][2]byte{}
 	for p, c := range staged {
 		v := cols[p]
 		v[0] = c
 		cols[p] = v
 	}
-	for p, c := range wt.changed {
+	for p, c := range wt.Changed {
 		v := cols[p]
 		v[1] = c
 		cols[p] = v
@@ -129,11 +131,11 @@ func mergeStatus(idx *gitfmt.Index, staged map[string]byte, wt *wtScan, renames 
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	out := make([]StatusEntry, 0, len(paths)+len(wt.untracked))
+	out := make([]StatusEntry, 0, len(paths)+len(wt.Untracked))
 	for _, p := range paths {
 		out = append(out, StatusEntry{Path: p, OrigPath: renames[p], Index: col(cols[p][0]), Worktree: col(cols[p][1])})
 	}
-	untracked := append([]string(nil), wt.untracked...)
+	untracked := append([]string(nil), wt.Untracked...)
 	sort.Strings(untracked)
 	for _, p := range untracked {
 		out = append(out, StatusEntry{Path: p, Index: "?", Worktree: "?"})

@@ -1,6 +1,6 @@
 //go:build linux
 
-package gittools
+package scan
 
 import (
 	"io/fs"

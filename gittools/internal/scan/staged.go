@@ -1,4 +1,4 @@
-package gittools
+package scan
 
 import (
 	"context"
@@ -11,10 +11,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// staged compares HEAD's tree with the index, the X column of `git status --short`: 'A', 'M', 'D' or 'T'.
+// Staged compares HEAD's tree with the index, the X column of `git status --short`: 'A', 'M', 'D' or 'T'.
 // A subtree whose cache-tree node is valid and equals HEAD's is skipped without reading it, so a clean index
 // costs one map lookup (GIT-PERFORMANCE §6.1).
-func staged(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index) (map[string]byte, error) {
+func Staged(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index) (map[string]byte, error) {
 	head, err := rp.HeadCommit()
 	if err != nil {
 		return nil, err
@@ -23,11 +23,11 @@ func staged(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index) (map[string]b
 	if head != nil {
 		tree = head.TreeHash
 	}
-	return treeVsIndex(rp, ctx, idx, tree)
+	return TreeVsIndex(rp, ctx, idx, tree)
 }
 
-// treeVsIndex compares a tree (zero hash: empty) with the index.
-func treeVsIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, tree plumbing.Hash) (map[string]byte, error) {
+// TreeVsIndex compares a tree (zero hash: empty) with the index.
+func TreeVsIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, tree plumbing.Hash) (map[string]byte, error) {
 	out := map[string]byte{}
 	seen := make([]bool, len(idx.Entries))
 	if !tree.IsZero() {
@@ -92,7 +92,7 @@ func diffTreeIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, dir st
 // compareEntry returns 0 when equal, 'T' when the kind of object changed (file, symlink, submodule), else 'M'.
 func compareEntry(m1 filemode.FileMode, h1 plumbing.Hash, m2 filemode.FileMode, h2 plumbing.Hash) byte {
 	switch {
-	case kind(m1) != kind(m2):
+	case Kind(m1) != Kind(m2):
 		return 'T'
 	case m1 != m2 || h1 != h2:
 		return 'M'
@@ -100,7 +100,7 @@ func compareEntry(m1 filemode.FileMode, h1 plumbing.Hash, m2 filemode.FileMode, 
 	return 0
 }
 
-func kind(m filemode.FileMode) filemode.FileMode {
+func Kind(m filemode.FileMode) filemode.FileMode {
 	if m == filemode.Executable || m == filemode.Deprecated {
 		return filemode.Regular
 	}

@@ -1,4 +1,4 @@
-package gittools
+package scan
 
 import (
 	"io/fs"

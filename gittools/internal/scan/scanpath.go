@@ -1,4 +1,4 @@
-package gittools
+package scan
 
 import (
 	"context"
@@ -16,10 +16,10 @@ import (
 	"github.com/grove-mcp/grove/internal/panics"
 )
 
-// scanTracked compares the index entries under limit ("" = all) with the worktree without walking the tree,
+// Tracked compares the index entries under limit ("" = all) with the worktree without walking the tree,
 // like git diff: no readdir and no ignore matching, only one lstat per tracked file, through an os.Root opened
 // on its directory (see statter). A path below a symlinked or missing directory counts as deleted, as in git.
-func scanTracked(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit string) (*wtScan, error) {
+func Tracked(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit string) (*Result, error) {
 	lo, hi := idx.PrefixRange(limit)
 	if i, ok := idx.ByName[limit]; ok {
 		lo, hi = i, i+1
@@ -29,19 +29,19 @@ func scanTracked(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit st
 
 // scanRange is scanTracked for the entries in [lo, hi); known[i] (if known is not nil) says entry i was
 // already proven clean (see walkedClean).
-func scanRange(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, lo, hi int, known []bool) (*wtScan, error) {
-	infos, clean, err := lstatEntries(rp, ctx, idx, lo, hi, known)
+func scanRange(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, lo, hi int, known []bool) (*Result, error) {
+	infos, clean, err := LstatEntries(rp, ctx, idx, lo, hi, known)
 	if err != nil {
 		return nil, err
 	}
-	s := &wtScan{changed: map[string]byte{}}
+	s := &Result{Changed: map[string]byte{}}
 	for i := lo; i < hi; i++ {
 		e := idx.Entries[i]
 		if clean[i-lo] || !worktreeEntry(idx, lo, i) {
 			continue
 		}
 		if c := compareTracked(rp, ctx, e, infos[i-lo], idx); c != 0 {
-			s.changed[e.Name] = c
+			s.Changed[e.Name] = c
 		}
 	}
 	return s, nil
@@ -72,18 +72,18 @@ func compareTracked(rp *repo.Repo, ctx context.Context, e gitfmt.IndexEntry, inf
 // does; ranges under minParallelScan entries aren't worth the goroutines.
 const scanWorkers = 2
 
-var minParallelScan = 4096 // a variable so tests can lower it
+var MinParallelScan = 4096 // a variable so tests can lower it
 
-// useFastStat turns fastStat on; tests turn it off to compare with the statter alone.
-var useFastStat = true
+// UseFastStat turns fastStat on; tests turn it off to compare with the statter alone.
+var UseFastStat = true
 
-// lstatEntries lstats the worktree files of the entries in [lo, hi). clean[i-lo] is set when the file's stat
+// LstatEntries lstats the worktree files of the entries in [lo, hi). clean[i-lo] is set when the file's stat
 // data proves it unchanged (see fastStat); otherwise infos[i-lo] describes it, nil when the file is missing or
 // lies below a symlink or a non-directory.
-func lstatEntries(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, lo, hi int, known []bool) (infos []fs.FileInfo, clean []bool, _ error) {
+func LstatEntries(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, lo, hi int, known []bool) (infos []fs.FileInfo, clean []bool, _ error) {
 	infos, clean = make([]fs.FileInfo, hi-lo), make([]bool, hi-lo)
 	workers := 1
-	if hi-lo >= minParallelScan {
+	if hi-lo >= MinParallelScan {
 		workers = scanWorkers
 	}
 	errs := make([]error, workers)
@@ -102,7 +102,7 @@ func lstatEntries(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, lo, hi 
 // lstatChunk fills clean[a-lo:b-lo] and infos[a-lo:b-lo] through its own fastStat and statter.
 func lstatChunk(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, lo, a, b int, known []bool, infos []fs.FileInfo, clean []bool) error {
 	var fast *fastStat
-	if useFastStat {
+	if UseFastStat {
 		fast = newFastStat(rp)
 	}
 	defer fast.close()

@@ -1,4 +1,11 @@
-package gittools
+// Package scan owns comparing the worktree and the index with a tree: the
+// tracked files that changed (status's Y column, stat data first, content
+// hashed only when stat cannot vouch), untracked files under the ignore
+// rules, the index against HEAD's tree (the X column, skipping subtrees the
+// cache-tree vouches for), and conflicts.
+//
+//	res, err := scan.Worktree(rp, ctx, idx, true, progress) // with untracked files
+package scan
 
 import (
 	"context"
@@ -14,21 +21,21 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// wtScan is the result of comparing the worktree with the index.
-type wtScan struct {
-	changed   map[string]byte // the Y column: 'M', 'D', 'T', 'A' (intent to add)
-	untracked []string        // files, and directories as "dir/", in no particular order
+// Result is the result of comparing the worktree with the index.
+type Result struct {
+	Changed   map[string]byte // the Y column: 'M', 'D', 'T', 'A' (intent to add)
+	Untracked []string        // files, and directories as "dir/", in no particular order
 }
 
-// scanWorktree compares every tracked file with its index entry and, when untracked is set, lists untracked
+// Worktree compares every tracked file with its index entry and, when untracked is set, lists untracked
 // files through the ignore matcher's walk. With untracked, the walk (on walkWorkers+1 goroutines) also proves
 // the tracked files it meets clean from their stat data, through the handle it listed their directory with;
 // scanRange then checks only the rest (index-driven, parallel lstats). It only lstats: content is hashed
 // (through os.Root, never blocking) only for files whose stat data differs from the index or that are racily
 // clean.
-func scanWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, untracked bool, progress func(int)) (*wtScan, error) {
+func Worktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, untracked bool, progress func(int)) (*Result, error) {
 	if !untracked {
-		return scanTracked(rp, ctx, idx, "")
+		return Tracked(rp, ctx, idx, "")
 	}
 	m, err := ignoreMatcher(rp)
 	if err != nil {
@@ -43,7 +50,7 @@ func scanWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, untrack
 	if err != nil {
 		return nil, err
 	}
-	s.untracked = list
+	s.Untracked = list
 	return s, nil
 }
 
@@ -52,8 +59,8 @@ func compareFile(rp *repo.Repo, ctx context.Context, e gitfmt.IndexEntry, rel st
 	if e.IntentToAdd {
 		return 'A'
 	}
-	wm := worktreeMode(info)
-	if wm == 0 || kind(wm) != kind(e.Mode) {
+	wm := Mode(info)
+	if wm == 0 || Kind(wm) != Kind(e.Mode) {
 		return 'T'
 	}
 	if wm != e.Mode && e.Mode != filemode.Deprecated {
@@ -72,8 +79,8 @@ func compareFile(rp *repo.Repo, ctx context.Context, e gitfmt.IndexEntry, rel st
 	return 0
 }
 
-// worktreeMode maps a file's lstat mode to a git mode; 0 for kinds git doesn't track (FIFO, socket, device).
-func worktreeMode(info fs.FileInfo) filemode.FileMode {
+// Mode maps a file's lstat mode to a git mode; 0 for kinds git doesn't track (FIFO, socket, device).
+func Mode(info fs.FileInfo) filemode.FileMode {
 	switch m := info.Mode(); {
 	case m&fs.ModeSymlink != 0:
 		return filemode.Symlink
@@ -100,7 +107,7 @@ func worktreeHash(rp *repo.Repo, ctx context.Context, rel string, info fs.FileIn
 	if c, ok := rp.Hashes[rel]; ok && c.St == key {
 		return c.Hash, nil
 	}
-	h, err := hashFile(rp, ctx, rel, m)
+	h, err := HashFile(rp, ctx, rel, m)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -111,8 +118,8 @@ func worktreeHash(rp *repo.Repo, ctx context.Context, rel string, info fs.FileIn
 	return h, nil
 }
 
-// hashFile computes the blob hash of the worktree file rel (a symlink hashes its target, as git stores it).
-func hashFile(rp *repo.Repo, ctx context.Context, rel string, m filemode.FileMode) (plumbing.Hash, error) {
+// HashFile computes the blob hash of the worktree file rel (a symlink hashes its target, as git stores it).
+func HashFile(rp *repo.Repo, ctx context.Context, rel string, m filemode.FileMode) (plumbing.Hash, error) {
 	loc := rp.Loc.Join(rel)
 	if m == filemode.Symlink {
 		target, err := loc.FS().Readlink(loc.Name())
