@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/roots"
@@ -25,11 +27,11 @@ func (r *Repos) Diff(ctx context.Context, sc *roots.Scope, repoPath string, stag
 		return "", err
 	}
 	defer unlock()
-	changes, _, err := diffChanges(rp, ctx, staged, base, "")
+	changes, _, err := diff.Changes(rp, ctx, staged, base, "")
 	if err != nil {
 		return "", err
 	}
-	_, patch, err := render(rp, ctx, changes, defaultContext, false)
+	_, patch, err := diff.Render(rp, ctx, changes, diff.DefaultContext, false)
 	return patch, err
 }
 
@@ -86,7 +88,7 @@ func (r *Repos) FileLog(ctx context.Context, sc *roots.Scope, path string, maxCo
 func fileLogText(rp *repo.Repo, ctx context.Context, out LogOut, rel string) (string, error) {
 	var b strings.Builder
 	for i, ci := range out.Commits {
-		if b.Len() > maxPatchBytes {
+		if b.Len() > diff.MaxPatchBytes {
 			b.WriteString("… " + strconv.Itoa(len(out.Commits)-i) + " older commits not shown (output cap)\n")
 			break
 		}
@@ -103,11 +105,11 @@ func fileLogText(rp *repo.Repo, ctx context.Context, out LogOut, rel string) (st
 			}
 			parent = p.TreeHash
 		}
-		changes, err := diffTrees(rp, ctx, parent, c.TreeHash, rel)
+		changes, err := diff.Trees(rp, ctx, parent, c.TreeHash, rel)
 		if err != nil {
 			return "", err
 		}
-		_, patch, err := render(rp, ctx, changes, defaultContext, false)
+		_, patch, err := diff.Render(rp, ctx, changes, diff.DefaultContext, false)
 		if err != nil {
 			return "", err
 		}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+
 	"github.com/grove-mcp/grove/gittools/internal/gen"
 	"github.com/grove-mcp/grove/scope"
 )
@@ -96,11 +98,11 @@ func BenchmarkDiff(b *testing.B) {
 	dir, info := benchRepo(b)
 	for _, tt := range []struct {
 		name string
-		in   DiffArgs
+		in   diff.DiffArgs
 	}{
-		{"worktree10", DiffArgs{}},
-		{"HEAD~1..HEAD", DiffArgs{Target: "HEAD~1..HEAD"}},
-		{"HEAD~100..HEAD", DiffArgs{Target: "HEAD~100..HEAD"}},
+		{"worktree10", diff.DiffArgs{}},
+		{"HEAD~1..HEAD", diff.DiffArgs{Target: "HEAD~1..HEAD"}},
+		{"HEAD~100..HEAD", diff.DiffArgs{Target: "HEAD~100..HEAD"}},
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			if strings.HasPrefix(tt.name, "worktree") {

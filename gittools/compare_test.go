@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+
 	"github.com/grove-mcp/grove/gittools/internal/gen"
 	"github.com/grove-mcp/grove/scope"
 )
@@ -45,8 +47,11 @@ func TestCompareWithGitCLI(t *testing.T) {
 			_, _, err := r.logTool(ctx, nil, sc, LogArgs{MaxCount: 50, Path: info.RarePath})
 			return err
 		}, []string{"log", "-50", "--format=%h %ad %an: %s", "--date=short", "--", info.RarePath}},
-		{"diff HEAD~1..HEAD", func() error { _, _, err := r.diffTool(ctx, nil, sc, DiffArgs{Target: "HEAD~1..HEAD"}); return err }, []string{"diff", "HEAD~1", "HEAD"}},
-		{"diff HEAD~100..HEAD", func() error { _, _, err := r.diffTool(ctx, nil, sc, DiffArgs{Target: "HEAD~100..HEAD"}); return err }, []string{"diff", "HEAD~100", "HEAD"}},
+		{"diff HEAD~1..HEAD", func() error { _, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{Target: "HEAD~1..HEAD"}); return err }, []string{"diff", "HEAD~1", "HEAD"}},
+		{"diff HEAD~100..HEAD", func() error {
+			_, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{Target: "HEAD~100..HEAD"})
+			return err
+		}, []string{"diff", "HEAD~100", "HEAD"}},
 		{"show short hash", func() error { _, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: short}); return err }, []string{"show", short}},
 		{"blame hot path", func() error {
 			_, _, err := r.blameTool(ctx, nil, sc, BlameArgs{Path: info.HotPath})

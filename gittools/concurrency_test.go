@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -37,7 +39,7 @@ func TestConcurrentCalls(t *testing.T) {
 				}
 				errs <- err
 			case 2:
-				_, _, err := r.diffTool(ctx, nil, sc, DiffArgs{})
+				_, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{})
 				errs <- err
 			case 3:
 				_, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: "HEAD~1"})

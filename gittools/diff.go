@@ -2,55 +2,13 @@ package gittools
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
-	"github.com/grove-mcp/grove/gittools/internal/repo"
+	"github.com/grove-mcp/grove/gittools/internal/diff"
 
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
-)
-
-// DiffArgs are the arguments of git_diff.
-type DiffArgs struct {
-	RepoPath     string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
-	Staged       bool   `json:"staged,omitempty" jsonschema:"show staged changes (index vs HEAD) instead of unstaged ones (worktree vs index)"`
-	Target       string `json:"target,omitempty" jsonschema:"a revision to compare the worktree with, or a range a..b to compare two commits"`
-	Path         string `json:"path,omitempty" jsonschema:"only changes to this file or directory (relative to the worktree, or absolute)"`
-	ContextLines *int   `json:"context_lines,omitempty" jsonschema:"lines of context around each change (default 3)"`
-	StatOnly     bool   `json:"stat_only,omitempty" jsonschema:"list changed files with line counts instead of the patch"`
-}
-
-// DiffOut is the structured result of git_diff.
-type DiffOut struct {
-	Files     []DiffFile `json:"files" jsonschema:"changed files in path order"`
-	Unmerged  []string   `json:"unmerged,omitempty" jsonschema:"paths with merge conflicts (not diffed)"`
-	Patch     string     `json:"patch,omitempty" jsonschema:"unified diff as git prints it (absent with stat_only)"`
-	Truncated bool       `json:"truncated,omitempty" jsonschema:"the patch was cut; see the note at its end"`
-}
-
-// DiffFile is one changed file.
-type DiffFile struct {
-	Path     string `json:"path"`
-	OldPath  string `json:"old_path,omitempty" jsonschema:"for a rename: the path before"`
-	Status   string `json:"status" jsonschema:"A added, D deleted, M modified, R renamed (identical content), T type changed"`
-	Added    int    `json:"added"`
-	Deleted  int    `json:"deleted"`
-	Binary   bool   `json:"binary,omitempty"`
-	TooLarge bool   `json:"too_large,omitempty" jsonschema:"a side is over the server's --max-file-size: described, not diffed"`
-	Omitted  bool   `json:"omitted,omitempty" jsonschema:"not in the patch because of the size cap"`
-}
-
-const (
-	defaultContext = 3
-	maxContext     = 10000
-	// maxPatchBytes caps a patch: an agent gains nothing from megabytes of diff, and it costs its context.
-	maxPatchBytes = 100 << 10
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func (r *Repos) addDiff(s *mcp.Server) {
@@ -64,27 +22,27 @@ func (r *Repos) addDiff(s *mcp.Server) {
 	}, r.opts.Scope, r.diffTool)
 }
 
-func (r *Repos) diffTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in DiffArgs) (*mcp.CallToolResult, DiffOut, error) {
-	ctxLines, err := contextLines(in.ContextLines)
+func (r *Repos) diffTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in diff.DiffArgs) (*mcp.CallToolResult, diff.DiffOut, error) {
+	ctxLines, err := diff.ContextLines(in.ContextLines)
 	if err != nil {
-		return nil, DiffOut{}, err
+		return nil, diff.DiffOut{}, err
 	}
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
 	if err != nil {
-		return nil, DiffOut{}, err
+		return nil, diff.DiffOut{}, err
 	}
 	defer unlock()
 	limit, err := rp.RepoRel(sc, in.Path)
 	if err != nil {
-		return nil, DiffOut{}, err
+		return nil, diff.DiffOut{}, err
 	}
-	changes, unmergedPaths, err := diffChanges(rp, ctx, in.Staged, in.Target, limit)
+	changes, unmergedPaths, err := diff.Changes(rp, ctx, in.Staged, in.Target, limit)
 	if err != nil {
-		return nil, DiffOut{}, err
+		return nil, diff.DiffOut{}, err
 	}
-	out, text, err := render(rp, ctx, changes, ctxLines, in.StatOnly)
+	out, text, err := diff.Render(rp, ctx, changes, ctxLines, in.StatOnly)
 	if err != nil {
-		return nil, DiffOut{}, err
+		return nil, diff.DiffOut{}, err
 	}
 	out.Unmerged = unmergedPaths
 	for _, p := range unmergedPaths {
@@ -94,68 +52,4 @@ func (r *Repos) diffTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 		text = "no changes\n"
 	}
 	return textResult(text), out, nil
-}
-
-func contextLines(p *int) (int, error) {
-	if p == nil {
-		return defaultContext, nil
-	}
-	if *p < 0 || *p > maxContext {
-		return 0, fmt.Errorf("context_lines must be between 0 and %d", maxContext)
-	}
-	return *p, nil
-}
-
-// diffChanges picks the comparison the arguments ask for.
-func diffChanges(rp *repo.Repo, ctx context.Context, staged bool, target, limit string) ([]change, []string, error) {
-	if staged && target != "" {
-		return nil, nil, errors.New("staged and target cannot be combined")
-	}
-	if target == "" {
-		idx, err := rp.Index()
-		if err != nil {
-			return nil, nil, err
-		}
-		if staged {
-			return changesStaged(rp, ctx, idx, limit)
-		}
-		return changesWorktree(rp, ctx, idx, limit)
-	}
-	if err := repo.ValidRevision(target); err != nil {
-		return nil, nil, err
-	}
-	if a, b, ok := repo.SplitRange(target); ok {
-		ta, err := revTree(rp, a)
-		if err != nil {
-			return nil, nil, err
-		}
-		tb, err := revTree(rp, b)
-		if err != nil {
-			return nil, nil, err
-		}
-		cs, err := diffTrees(rp, ctx, ta, tb, limit)
-		return cs, nil, err
-	}
-	t, err := revTree(rp, target)
-	if err != nil {
-		return nil, nil, err
-	}
-	idx, err := rp.Index()
-	if err != nil {
-		return nil, nil, err
-	}
-	cs, err := changesTreeWorktree(rp, ctx, idx, t, limit)
-	return cs, nil, err
-}
-
-// revTree resolves rev ("" = HEAD) to its commit's tree.
-func revTree(rp *repo.Repo, rev string) (plumbing.Hash, error) {
-	if rev == "" {
-		rev = "HEAD"
-	}
-	c, err := rp.Commit(rev)
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	return c.TreeHash, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -40,21 +42,21 @@ func TestDiffMatchesGit(t *testing.T) {
 	zero, five := 0, 5
 	for _, tt := range []struct {
 		name string
-		in   DiffArgs
+		in   diff.DiffArgs
 		git  []string
 	}{
-		{"worktree", DiffArgs{}, nil},
-		{"staged", DiffArgs{Staged: true}, []string{"--cached"}},
-		{"range", DiffArgs{Target: "HEAD~1..HEAD"}, []string{"HEAD~1", "HEAD"}},
-		{"range reversed", DiffArgs{Target: "HEAD..HEAD~1"}, []string{"HEAD", "HEAD~1"}},
-		{"target vs worktree", DiffArgs{Target: "HEAD~1"}, []string{"HEAD~1"}},
-		{"context 0", DiffArgs{ContextLines: &zero}, []string{"-U0"}},
-		{"context 5", DiffArgs{ContextLines: &five}, []string{"-U5"}},
-		{"path", DiffArgs{Path: "long.txt"}, []string{"--", "long.txt"}},
-		{"path absolute", DiffArgs{Path: f.dir + "/code.go"}, []string{"--", "code.go"}},
-		{"path deleted file", DiffArgs{Path: "gone.txt"}, []string{"--", "gone.txt"}},
-		{"path staged", DiffArgs{Staged: true, Path: "noeol.txt"}, []string{"--cached", "--", "noeol.txt"}},
-		{"path target", DiffArgs{Target: "HEAD~1", Path: "a.txt"}, []string{"HEAD~1", "--", "a.txt"}},
+		{"worktree", diff.DiffArgs{}, nil},
+		{"staged", diff.DiffArgs{Staged: true}, []string{"--cached"}},
+		{"range", diff.DiffArgs{Target: "HEAD~1..HEAD"}, []string{"HEAD~1", "HEAD"}},
+		{"range reversed", diff.DiffArgs{Target: "HEAD..HEAD~1"}, []string{"HEAD", "HEAD~1"}},
+		{"target vs worktree", diff.DiffArgs{Target: "HEAD~1"}, []string{"HEAD~1"}},
+		{"context 0", diff.DiffArgs{ContextLines: &zero}, []string{"-U0"}},
+		{"context 5", diff.DiffArgs{ContextLines: &five}, []string{"-U5"}},
+		{"path", diff.DiffArgs{Path: "long.txt"}, []string{"--", "long.txt"}},
+		{"path absolute", diff.DiffArgs{Path: f.dir + "/code.go"}, []string{"--", "code.go"}},
+		{"path deleted file", diff.DiffArgs{Path: "gone.txt"}, []string{"--", "gone.txt"}},
+		{"path staged", diff.DiffArgs{Staged: true, Path: "noeol.txt"}, []string{"--cached", "--", "noeol.txt"}},
+		{"path target", diff.DiffArgs{Target: "HEAD~1", Path: "a.txt"}, []string{"HEAD~1", "--", "a.txt"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res, _, err := r.diffTool(testCtx(t), nil, sc, tt.in)
@@ -75,7 +77,7 @@ func TestDiffMatchesGit(t *testing.T) {
 func TestDiffStatOnly(t *testing.T) {
 	f := diffFixture(t)
 	r, sc := f.repos()
-	_, out, err := r.diffTool(testCtx(t), nil, sc, DiffArgs{StatOnly: true})
+	_, out, err := r.diffTool(testCtx(t), nil, sc, diff.DiffArgs{StatOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,12 +122,12 @@ func TestDiffCap(t *testing.T) {
 	}
 	f.commit("big")
 	r, sc := f.repos()
-	res, out, err := r.diffTool(testCtx(t), nil, sc, DiffArgs{Target: "HEAD~1..HEAD"})
+	res, out, err := r.diffTool(testCtx(t), nil, sc, diff.DiffArgs{Target: "HEAD~1..HEAD"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := resultText(res)
-	if !out.Truncated || len(text) > maxPatchBytes+4096 || !strings.Contains(text, "pass path") {
+	if !out.Truncated || len(text) > diff.MaxPatchBytes+4096 || !strings.Contains(text, "pass path") {
 		t.Errorf("truncated=%v len=%d, want a cut patch with a note", out.Truncated, len(text))
 	}
 	if len(out.Files) != 31 && len(out.Files) != 30 {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+
 	"github.com/grove-mcp/grove/gittools/internal/scan"
 
 	"github.com/google/go-cmp/cmp"
@@ -39,13 +41,13 @@ func checkWorktreeDiff(t *testing.T, f *fixture) {
 	r, sc := f.repos()
 	for _, tt := range []struct {
 		name string
-		in   DiffArgs
+		in   diff.DiffArgs
 		git  []string
 	}{
-		{"all", DiffArgs{}, nil},
-		{"ignored dir", DiffArgs{Path: "build"}, []string{"--", "build"}},
-		{"symlinked dir", DiffArgs{Path: "dir"}, []string{"--", "dir"}},
-		{"deep", DiffArgs{Path: "deep/a"}, []string{"--", "deep/a"}},
+		{"all", diff.DiffArgs{}, nil},
+		{"ignored dir", diff.DiffArgs{Path: "build"}, []string{"--", "build"}},
+		{"symlinked dir", diff.DiffArgs{Path: "dir"}, []string{"--", "dir"}},
+		{"deep", diff.DiffArgs{Path: "deep/a"}, []string{"--", "deep/a"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			res, _, err := r.diffTool(testCtx(t), nil, sc, tt.in)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/grove-mcp/grove/roots"
@@ -120,7 +122,7 @@ func TestRefusesOptionLikeAndInvalidRevisions(t *testing.T) {
 			if _, _, err := r.logTool(ctx, nil, sc, LogArgs{Revision: rev}); err == nil {
 				t.Error("git_log accepted it")
 			}
-			if _, _, err := r.diffTool(ctx, nil, sc, DiffArgs{Target: rev}); err == nil {
+			if _, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{Target: rev}); err == nil {
 				t.Error("git_diff accepted it")
 			}
 			if _, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: rev}); err == nil {
@@ -146,7 +148,7 @@ func TestRefusesPathEscapes(t *testing.T) {
 			if err == nil || !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("git_log path: err = %v, want not found", err)
 			}
-			if _, _, err := r.diffTool(ctx, nil, sc, DiffArgs{Path: p}); err == nil {
+			if _, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{Path: p}); err == nil {
 				t.Error("git_diff accepted it")
 			}
 			if _, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: "HEAD", Path: p}); err == nil {
@@ -170,7 +172,7 @@ func TestSymlinkedDirectoryIsNotFollowed(t *testing.T) {
 	os.Symlink(outside, filepath.Join(f.dir, "dir"))
 	r, sc := f.repos()
 	for _, p := range []string{"", "dir", "dir/file.txt"} {
-		res, _, err := r.diffTool(testCtx(t), nil, sc, DiffArgs{Path: p})
+		res, _, err := r.diffTool(testCtx(t), nil, sc, diff.DiffArgs{Path: p})
 		if err != nil {
 			t.Fatal(err)
 		}

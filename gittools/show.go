@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
@@ -29,7 +31,7 @@ type ShowArgs struct {
 type ShowOut struct {
 	Commit    repo.CommitInfo `json:"commit"`
 	Message   string          `json:"message,omitempty" jsonschema:"full commit message"`
-	Files     []DiffFile      `json:"files,omitempty" jsonschema:"files changed against the first parent"`
+	Files     []diff.DiffFile `json:"files,omitempty" jsonschema:"files changed against the first parent"`
 	Patch     string          `json:"patch,omitempty"`
 	Content   string          `json:"content,omitempty" jsonschema:"with path: the file's text, or the directory listing"`
 	Binary    bool            `json:"binary,omitempty" jsonschema:"with path: the file is binary; content omitted"`
@@ -87,11 +89,11 @@ func showCommit(rp *repo.Repo, ctx context.Context, c *object.Commit) (ShowOut, 
 		}
 		parent = p.TreeHash
 	}
-	changes, err := diffTrees(rp, ctx, parent, c.TreeHash, "")
+	changes, err := diff.Trees(rp, ctx, parent, c.TreeHash, "")
 	if err != nil {
 		return out, "", err
 	}
-	d, patch, err := render(rp, ctx, changes, defaultContext, false)
+	d, patch, err := diff.Render(rp, ctx, changes, diff.DefaultContext, false)
 	if err != nil {
 		return out, "", err
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/google/go-cmp/cmp"
@@ -43,7 +45,7 @@ func TestExactRenamesMatchGit(t *testing.T) {
 	if diff := cmp.Diff(f.git("show", "HEAD~3"), resultText(res)); diff != "" {
 		t.Errorf("show of a rename (-git +grove):\n%s", diff)
 	}
-	for _, in := range []DiffArgs{{Target: "HEAD~1..HEAD"}, {Staged: true}} {
+	for _, in := range []diff.DiffArgs{{Target: "HEAD~1..HEAD"}, {Staged: true}} {
 		res, _, err := r.diffTool(testCtx(t), nil, sc, in)
 		if err != nil {
 			t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+
 	"github.com/grove-mcp/grove/gittools/internal/scan"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
@@ -98,7 +100,7 @@ func status(rp *repo.Repo, ctx context.Context, progress func(int)) (StatusOut, 
 	if err != nil {
 		return out, err
 	}
-	renames, err := stagedRenames(rp, idx, staged)
+	renames, err := diff.StagedRenames(rp, idx, staged)
 	if err != nil {
 		return out, err
 	}
@@ -123,7 +125,7 @@ func mergeStatus(idx *gitfmt.Index, staged map[string]byte, wt *scan.Result, ren
 		v[1] = c
 		cols[p] = v
 	}
-	for p, xy := range unmerged(idx) {
+	for p, xy := range scan.Unmerged(idx) {
 		cols[p] = xy
 	}
 	paths := make([]string, 0, len(cols))
@@ -148,26 +150,6 @@ func col(c byte) string {
 		return " "
 	}
 	return string(c)
-}
-
-// unmerged maps each conflicted path to git's two-letter code, from the stages present.
-func unmerged(idx *gitfmt.Index) map[string][2]byte {
-	if !idx.Conflicts {
-		return nil
-	}
-	stages := map[string]int{}
-	for _, e := range idx.Entries {
-		if e.Stage != 0 {
-			stages[e.Name] |= 1 << (e.Stage - 1)
-		}
-	}
-	codes := map[int]string{1: "DD", 2: "AU", 3: "UD", 4: "UA", 5: "DU", 6: "AA", 7: "UU"}
-	out := map[string][2]byte{}
-	for p, s := range stages {
-		c := codes[s]
-		out[p] = [2]byte{c[0], c[1]}
-	}
-	return out
 }
 
 // branchLine fills the branch fields from HEAD.

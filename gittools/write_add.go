@@ -14,7 +14,6 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
@@ -31,40 +30,6 @@ type AddOut struct {
 	Staged  []string `json:"staged,omitempty" jsonschema:"paths whose new content or mode was staged"`
 	Removed []string `json:"removed,omitempty" jsonschema:"paths whose deletion was staged"`
 	Skipped []string `json:"skipped,omitempty" jsonschema:"nested repositories and special files that were not staged"`
-}
-
-func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in AddArgs) (*mcp.CallToolResult, AddOut, error) {
-	if len(in.Files) == 0 {
-		return nil, AddOut{}, errors.New("files is empty: name at least one path to stage")
-	}
-	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
-	if err != nil {
-		return nil, AddOut{}, err
-	}
-	defer unlock()
-	rels, err := worktreePaths(rp, sc, in.Files)
-	if err != nil {
-		return nil, AddOut{}, err
-	}
-	st, err := newStager(rp)
-	if err != nil {
-		return nil, AddOut{}, err
-	}
-	defer st.close()
-	for _, rel := range rels {
-		if err := st.addPath(ctx, rel); err != nil {
-			return nil, AddOut{}, err
-		}
-	}
-	if st.dirty || len(st.removed) > 0 {
-		if err := st.ix.Save(); err != nil {
-			return nil, AddOut{}, err
-		}
-		rp.Changed()
-	}
-	slices.Sort(st.staged)
-	out := AddOut{Staged: st.staged, Removed: st.removed, Skipped: st.skipped}
-	return textResult(addText(out)), out, nil
 }
 
 // worktreePaths validates every path argument before anything is changed.

@@ -1,7 +1,6 @@
 package gittools
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -12,9 +11,6 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/grove-mcp/grove/roots"
 )
 
 // CreateBranchArgs are the arguments of git_create_branch.
@@ -29,38 +25,6 @@ type CreateBranchOut struct {
 	Branch string `json:"branch" jsonschema:"the new branch"`
 	Commit string `json:"commit" jsonschema:"the full hash it points at"`
 	Short  string `json:"short" jsonschema:"the short hash it points at"`
-}
-
-func (r *Repos) createBranch(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CreateBranchArgs) (*mcp.CallToolResult, CreateBranchOut, error) {
-	name, err := branchName(in.BranchName)
-	if err != nil {
-		return nil, CreateBranchOut{}, err
-	}
-	base := in.BaseBranch
-	if base == "" {
-		base = "HEAD"
-	}
-	if err := repo.ValidRevision(base); err != nil {
-		return nil, CreateBranchOut{}, err
-	}
-	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
-	if err != nil {
-		return nil, CreateBranchOut{}, err
-	}
-	defer unlock()
-	h, err := rp.Resolve(base)
-	if err != nil {
-		return nil, CreateBranchOut{}, err
-	}
-	if err := createRef(rp, plumbing.NewHashReference(name, h)); err != nil {
-		return nil, CreateBranchOut{}, err
-	}
-	if err := gitwrite.AppendReflog(rp, name, plumbing.ZeroHash, h, "branch: Created from "+base); err != nil {
-		r.log.Debug("reflog not written", "ref", name, "err", err)
-	}
-	out := CreateBranchOut{Branch: name.Short(), Commit: h.String(), Short: h.String()[:repo.ShortLen]}
-	text := fmt.Sprintf("Created branch %s at %s (from %s). HEAD did not move; use git_checkout to switch.", out.Branch, out.Short, base)
-	return textResult(text), out, nil
 }
 
 // branchName validates a branch name given short ("x") or full ("refs/heads/x").

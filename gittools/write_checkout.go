@@ -21,9 +21,6 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/grove-mcp/grove/roots"
 )
 
 // CheckoutArgs are the arguments of git_checkout.
@@ -39,36 +36,6 @@ type CheckoutOut struct {
 	Short   string   `json:"short" jsonschema:"its commit's short hash"`
 	Updated []string `json:"updated,omitempty" jsonschema:"worktree files written"`
 	Removed []string `json:"removed,omitempty" jsonschema:"worktree files deleted (they were unmodified and are not on the branch)"`
-}
-
-func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CheckoutArgs) (*mcp.CallToolResult, CheckoutOut, error) {
-	name, err := branchName(in.Branch)
-	if err != nil {
-		return nil, CheckoutOut{}, err
-	}
-	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
-	if err != nil {
-		return nil, CheckoutOut{}, err
-	}
-	defer unlock()
-	target, err := rp.Git.Storer.Reference(name)
-	if err != nil {
-		return nil, CheckoutOut{}, noBranch(rp, name)
-	}
-	head, err := rp.Git.Storer.Reference(plumbing.HEAD)
-	if err != nil {
-		return nil, CheckoutOut{}, fmt.Errorf("reading HEAD: %w", err)
-	}
-	out := CheckoutOut{Branch: name.Short(), Commit: target.Hash().String(), Short: target.Hash().String()[:repo.ShortLen]}
-	if head.Type() == plumbing.SymbolicReference && head.Target() == name {
-		return textResult(fmt.Sprintf("Already on %s (%s); nothing changed.", out.Branch, out.Short)), out, nil
-	}
-	if err := switchTo(rp, ctx, head, target, &out); err != nil {
-		return nil, CheckoutOut{}, err
-	}
-	text := fmt.Sprintf("Switched to branch %s (%s): %d file(s) written, %d removed; local changes to other files were kept.",
-		out.Branch, out.Short, len(out.Updated), len(out.Removed))
-	return textResult(text + listText("written", out.Updated) + listText("removed", out.Removed)), out, nil
 }
 
 // switchTo plans the switch from head to target, refuses it on any conflict, then writes the worktree, the

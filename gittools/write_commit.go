@@ -7,15 +7,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/grove-mcp/grove/roots"
 )
 
 // CommitArgs are the arguments of git_commit.
@@ -31,28 +30,6 @@ type CommitOut struct {
 	Branch  string `json:"branch,omitempty" jsonschema:"the branch that moved (empty on a detached HEAD)"`
 	Summary string `json:"summary" jsonschema:"the message's first line"`
 	Files   int    `json:"files_changed" jsonschema:"how many paths the commit changes"`
-}
-
-func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CommitArgs) (*mcp.CallToolResult, CommitOut, error) {
-	msg := gitwrite.CleanMessage(in.Message)
-	if msg == "" {
-		return nil, CommitOut{}, errors.New("empty commit message: give a message describing the change")
-	}
-	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
-	if err != nil {
-		return nil, CommitOut{}, err
-	}
-	defer unlock()
-	out, err := commitIndex(rp, ctx, msg)
-	if err != nil {
-		return nil, CommitOut{}, err
-	}
-	where := out.Branch
-	if where == "" {
-		where = "detached HEAD"
-	}
-	text := fmt.Sprintf("[%s %s] %s\n%d file(s) changed", where, out.Short, out.Summary, out.Files)
-	return textResult(text), out, nil
 }
 
 // commitIndex records the index as a commit on HEAD's branch (or on a detached HEAD).
@@ -155,6 +132,6 @@ func changedPaths(rp *repo.Repo, ctx context.Context, parent *object.Commit, tre
 	if parent != nil {
 		from = parent.TreeHash
 	}
-	changes, err := diffTrees(rp, ctx, from, tree, "")
+	changes, err := diff.Trees(rp, ctx, from, tree, "")
 	return len(changes), err
 }

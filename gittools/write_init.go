@@ -1,7 +1,6 @@
 package gittools
 
 import (
-	"context"
 	"crypto/rand"
 	"fmt"
 	"os"
@@ -12,11 +11,6 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/grove-mcp/grove/roots"
-	"github.com/grove-mcp/grove/scope"
 )
 
 // InitArgs are the arguments of git_init.
@@ -32,42 +26,6 @@ type InitOut struct {
 
 // initConfig is the .git/config git init writes on Linux.
 const initConfig = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n"
-
-// initRepo creates the repository layout itself, through the root's os.Root, in a temporary directory renamed
-// to .git at the end: go-git's PlainInit would write through plain paths, and a half-made .git would look
-// like a broken repository.
-func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in InitArgs) (*mcp.CallToolResult, InitOut, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, InitOut{}, err
-	}
-	if err := scope.RefuseTilde(in.RepoPath); err != nil {
-		return nil, InitOut{}, err
-	}
-	loc, err := sc.Resolve(in.RepoPath)
-	if err != nil || loc.Root.File || gitwrite.IsGitPath(loc.Rel) {
-		return nil, InitOut{}, fmt.Errorf("cannot create a repository at %q: %w", in.RepoPath, roots.ErrNotFound)
-	}
-	if err := loc.FS().MkdirAll(loc.Name(), 0o755); err != nil {
-		return nil, InitOut{}, fmt.Errorf("creating %q: %w", in.RepoPath, repo.PathErr(err))
-	}
-	dir, err := loc.FS().OpenRoot(loc.Name())
-	if err != nil {
-		return nil, InitOut{}, fmt.Errorf("opening %q: %w", in.RepoPath, repo.PathErr(err))
-	}
-	defer dir.Close()
-	if isRepoDir(dir) {
-		return nil, InitOut{}, fmt.Errorf("%q is already a git repository", in.RepoPath)
-	}
-	branch := defaultBranch()
-	if err := writeGitDir(dir, branch); err != nil {
-		return nil, InitOut{}, err
-	}
-	r.log.Info("initialized repository", "path", loc.Abs())
-	out := InitOut{Path: loc.Abs(), Branch: branch}
-	text := fmt.Sprintf("Initialized empty Git repository in %s (branch %s, no commits yet).",
-		filepath.Join(out.Path, ".git"), branch)
-	return textResult(text), out, nil
-}
 
 // isRepoDir reports whether dir has a .git entry or is itself a bare repository.
 func isRepoDir(dir *os.Root) bool {

@@ -12,9 +12,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/grove-mcp/grove/roots"
 )
 
 // ResetArgs are the arguments of git_reset.
@@ -27,57 +24,6 @@ type ResetArgs struct {
 type ResetOut struct {
 	Unstaged   []string `json:"unstaged,omitempty" jsonschema:"paths whose index entry went back to HEAD's"`
 	StagedOnly []string `json:"staged_only,omitempty" jsonschema:"unstaged paths whose staged content differed from the worktree, with the blob that keeps it"`
-}
-
-// reset sets index entries back to HEAD's. It only writes .git/index: worktree files keep every change, which
-// is why it does not ask the user to confirm. A staged version that differs from the worktree leaves the index
-// but not the repository (its blob stays), and the result names it with its blob hash.
-func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in ResetArgs) (*mcp.CallToolResult, ResetOut, error) {
-	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
-	if err != nil {
-		return nil, ResetOut{}, err
-	}
-	defer unlock()
-	rels, err := worktreePaths(rp, sc, in.Files)
-	if err != nil {
-		return nil, ResetOut{}, err
-	}
-	if len(rels) == 0 {
-		rels = []string{"."}
-	}
-	head, err := rp.HeadCommit()
-	if err != nil {
-		return nil, ResetOut{}, fmt.Errorf("reading HEAD: %w", err)
-	}
-	headFiles, err := gitwrite.FlatTree(rp, ctx, head)
-	if err != nil {
-		return nil, ResetOut{}, fmt.Errorf("reading HEAD's tree: %w", err)
-	}
-	ix, err := gitwrite.LoadIndex(rp)
-	if err != nil {
-		return nil, ResetOut{}, err
-	}
-	defer ix.Close()
-	if err := checkPathspecs(rels, ix.All(), headFiles); err != nil {
-		return nil, ResetOut{}, err
-	}
-	prev := ix.ByName // replaceAll leaves this map alone
-	unstaged := resetEntries(ix, headFiles, rels)
-	if len(unstaged) == 0 {
-		return textResult("Nothing to unstage: the index already matches HEAD for these paths."), ResetOut{}, nil
-	}
-	out := ResetOut{Unstaged: unstaged, StagedOnly: stagedOnly(rp, ctx, prev, headFiles, unstaged)}
-	if err := ix.Save(); err != nil {
-		return nil, ResetOut{}, err
-	}
-	rp.Changed()
-	text := "Unstaged; the worktree is unchanged." + listText("unstaged", unstaged)
-	if len(out.StagedOnly) > 0 {
-		text += "\nThe staged versions of these files differed from the worktree; they are no longer in the index " +
-			"but stay in the object database (git show <blob> or git fsck --lost-found recovers them until gc):" +
-			listText("staged-only versions", out.StagedOnly)
-	}
-	return textResult(text), out, nil
 }
 
 // stagedOnly lists, as "path (blob <hash>)", the unstaged paths whose staged content differed from both HEAD

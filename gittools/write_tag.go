@@ -7,7 +7,6 @@ package gittools
 // tag name as the message when none is given, like `git tag -a name -m name`.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -21,45 +20,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// createTag creates the tag in.Name at in.Revision (default HEAD). rp is locked by the caller.
-func (r *Repos) createTag(ctx context.Context, rp *repo.Repo, in TagArgs) (*mcp.CallToolResult, TagOut, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, TagOut{}, err
-	}
-	name, err := tagName(in.Name)
-	if err != nil {
-		return nil, TagOut{}, err
-	}
-	rev := in.Revision
-	if rev == "" {
-		rev = "HEAD"
-	}
-	target, err := rp.Resolve(rev)
-	if err != nil {
-		return nil, TagOut{}, err
-	}
-	if _, err := rp.Git.Storer.Reference(name); err == nil {
-		return nil, TagOut{}, fmt.Errorf("tag %q already exists", name.Short())
-	}
-	msg, err := tagMessage(name.Short(), in.Message)
-	if err != nil {
-		return nil, TagOut{}, err
-	}
-	refHash, err := writeTagObject(rp, name.Short(), target, msg)
-	if err != nil {
-		return nil, TagOut{}, err
-	}
-	if err := createRef(rp, plumbing.NewHashReference(name, refHash)); err != nil {
-		return nil, TagOut{}, err
-	}
-	rp.Changed()
-	info := TagInfo{Name: name.Short(), Commit: target.String(), Annotated: true, Subject: gitwrite.SummaryLine(msg)}
-	text := fmt.Sprintf("Created annotated tag %s at %s.", info.Name, shortHash(info.Commit))
-	return textResult(text), TagOut{Tags: []TagInfo{info}, Created: true}, nil
-}
 
 // tagMessage is the cleaned message of a new tag: the tag name when message is omitted. A message given but
 // made only of blank lines is refused rather than silently replaced.

@@ -15,11 +15,19 @@ package gittools
 // force option. Elicitation would be needed only for a discarding mode, which grove does not offer.
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 )
 
@@ -79,4 +87,246 @@ func listText(label string, ps []string) string {
 		s += fmt.Sprintf(" … and %d more (see the structured output)", len(ps)-maxListed)
 	}
 	return s
+}
+
+func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in AddArgs) (*mcp.CallToolResult, AddOut, error) {
+	if len(in.Files) == 0 {
+		return nil, AddOut{}, errors.New("files is empty: name at least one path to stage")
+	}
+	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	if err != nil {
+		return nil, AddOut{}, err
+	}
+	defer unlock()
+	rels, err := worktreePaths(rp, sc, in.Files)
+	if err != nil {
+		return nil, AddOut{}, err
+	}
+	st, err := newStager(rp)
+	if err != nil {
+		return nil, AddOut{}, err
+	}
+	defer st.close()
+	for _, rel := range rels {
+		if err := st.addPath(ctx, rel); err != nil {
+			return nil, AddOut{}, err
+		}
+	}
+	if st.dirty || len(st.removed) > 0 {
+		if err := st.ix.Save(); err != nil {
+			return nil, AddOut{}, err
+		}
+		rp.Changed()
+	}
+	slices.Sort(st.staged)
+	out := AddOut{Staged: st.staged, Removed: st.removed, Skipped: st.skipped}
+	return textResult(addText(out)), out, nil
+}
+
+func (r *Repos) createBranch(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CreateBranchArgs) (*mcp.CallToolResult, CreateBranchOut, error) {
+	name, err := branchName(in.BranchName)
+	if err != nil {
+		return nil, CreateBranchOut{}, err
+	}
+	base := in.BaseBranch
+	if base == "" {
+		base = "HEAD"
+	}
+	if err := repo.ValidRevision(base); err != nil {
+		return nil, CreateBranchOut{}, err
+	}
+	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	if err != nil {
+		return nil, CreateBranchOut{}, err
+	}
+	defer unlock()
+	h, err := rp.Resolve(base)
+	if err != nil {
+		return nil, CreateBranchOut{}, err
+	}
+	if err := createRef(rp, plumbing.NewHashReference(name, h)); err != nil {
+		return nil, CreateBranchOut{}, err
+	}
+	if err := gitwrite.AppendReflog(rp, name, plumbing.ZeroHash, h, "branch: Created from "+base); err != nil {
+		r.log.Debug("reflog not written", "ref", name, "err", err)
+	}
+	out := CreateBranchOut{Branch: name.Short(), Commit: h.String(), Short: h.String()[:repo.ShortLen]}
+	text := fmt.Sprintf("Created branch %s at %s (from %s). HEAD did not move; use git_checkout to switch.", out.Branch, out.Short, base)
+	return textResult(text), out, nil
+}
+
+func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CheckoutArgs) (*mcp.CallToolResult, CheckoutOut, error) {
+	name, err := branchName(in.Branch)
+	if err != nil {
+		return nil, CheckoutOut{}, err
+	}
+	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	if err != nil {
+		return nil, CheckoutOut{}, err
+	}
+	defer unlock()
+	target, err := rp.Git.Storer.Reference(name)
+	if err != nil {
+		return nil, CheckoutOut{}, noBranch(rp, name)
+	}
+	head, err := rp.Git.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return nil, CheckoutOut{}, fmt.Errorf("reading HEAD: %w", err)
+	}
+	out := CheckoutOut{Branch: name.Short(), Commit: target.Hash().String(), Short: target.Hash().String()[:repo.ShortLen]}
+	if head.Type() == plumbing.SymbolicReference && head.Target() == name {
+		return textResult(fmt.Sprintf("Already on %s (%s); nothing changed.", out.Branch, out.Short)), out, nil
+	}
+	if err := switchTo(rp, ctx, head, target, &out); err != nil {
+		return nil, CheckoutOut{}, err
+	}
+	text := fmt.Sprintf("Switched to branch %s (%s): %d file(s) written, %d removed; local changes to other files were kept.",
+		out.Branch, out.Short, len(out.Updated), len(out.Removed))
+	return textResult(text + listText("written", out.Updated) + listText("removed", out.Removed)), out, nil
+}
+
+func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CommitArgs) (*mcp.CallToolResult, CommitOut, error) {
+	msg := gitwrite.CleanMessage(in.Message)
+	if msg == "" {
+		return nil, CommitOut{}, errors.New("empty commit message: give a message describing the change")
+	}
+	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	if err != nil {
+		return nil, CommitOut{}, err
+	}
+	defer unlock()
+	out, err := commitIndex(rp, ctx, msg)
+	if err != nil {
+		return nil, CommitOut{}, err
+	}
+	where := out.Branch
+	if where == "" {
+		where = "detached HEAD"
+	}
+	text := fmt.Sprintf("[%s %s] %s\n%d file(s) changed", where, out.Short, out.Summary, out.Files)
+	return textResult(text), out, nil
+}
+
+// initRepo creates the repository layout itself, through the root's os.Root, in a temporary directory renamed
+// to .git at the end: go-git's PlainInit would write through plain paths, and a half-made .git would look
+// like a broken repository.
+func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in InitArgs) (*mcp.CallToolResult, InitOut, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, InitOut{}, err
+	}
+	if err := scope.RefuseTilde(in.RepoPath); err != nil {
+		return nil, InitOut{}, err
+	}
+	loc, err := sc.Resolve(in.RepoPath)
+	if err != nil || loc.Root.File || gitwrite.IsGitPath(loc.Rel) {
+		return nil, InitOut{}, fmt.Errorf("cannot create a repository at %q: %w", in.RepoPath, roots.ErrNotFound)
+	}
+	if err := loc.FS().MkdirAll(loc.Name(), 0o755); err != nil {
+		return nil, InitOut{}, fmt.Errorf("creating %q: %w", in.RepoPath, repo.PathErr(err))
+	}
+	dir, err := loc.FS().OpenRoot(loc.Name())
+	if err != nil {
+		return nil, InitOut{}, fmt.Errorf("opening %q: %w", in.RepoPath, repo.PathErr(err))
+	}
+	defer dir.Close()
+	if isRepoDir(dir) {
+		return nil, InitOut{}, fmt.Errorf("%q is already a git repository", in.RepoPath)
+	}
+	branch := defaultBranch()
+	if err := writeGitDir(dir, branch); err != nil {
+		return nil, InitOut{}, err
+	}
+	r.log.Info("initialized repository", "path", loc.Abs())
+	out := InitOut{Path: loc.Abs(), Branch: branch}
+	text := fmt.Sprintf("Initialized empty Git repository in %s (branch %s, no commits yet).",
+		filepath.Join(out.Path, ".git"), branch)
+	return textResult(text), out, nil
+}
+
+// reset sets index entries back to HEAD's. It only writes .git/index: worktree files keep every change, which
+// is why it does not ask the user to confirm. A staged version that differs from the worktree leaves the index
+// but not the repository (its blob stays), and the result names it with its blob hash.
+func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in ResetArgs) (*mcp.CallToolResult, ResetOut, error) {
+	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	if err != nil {
+		return nil, ResetOut{}, err
+	}
+	defer unlock()
+	rels, err := worktreePaths(rp, sc, in.Files)
+	if err != nil {
+		return nil, ResetOut{}, err
+	}
+	if len(rels) == 0 {
+		rels = []string{"."}
+	}
+	head, err := rp.HeadCommit()
+	if err != nil {
+		return nil, ResetOut{}, fmt.Errorf("reading HEAD: %w", err)
+	}
+	headFiles, err := gitwrite.FlatTree(rp, ctx, head)
+	if err != nil {
+		return nil, ResetOut{}, fmt.Errorf("reading HEAD's tree: %w", err)
+	}
+	ix, err := gitwrite.LoadIndex(rp)
+	if err != nil {
+		return nil, ResetOut{}, err
+	}
+	defer ix.Close()
+	if err := checkPathspecs(rels, ix.All(), headFiles); err != nil {
+		return nil, ResetOut{}, err
+	}
+	prev := ix.ByName // replaceAll leaves this map alone
+	unstaged := resetEntries(ix, headFiles, rels)
+	if len(unstaged) == 0 {
+		return textResult("Nothing to unstage: the index already matches HEAD for these paths."), ResetOut{}, nil
+	}
+	out := ResetOut{Unstaged: unstaged, StagedOnly: stagedOnly(rp, ctx, prev, headFiles, unstaged)}
+	if err := ix.Save(); err != nil {
+		return nil, ResetOut{}, err
+	}
+	rp.Changed()
+	text := "Unstaged; the worktree is unchanged." + listText("unstaged", unstaged)
+	if len(out.StagedOnly) > 0 {
+		text += "\nThe staged versions of these files differed from the worktree; they are no longer in the index " +
+			"but stay in the object database (git show <blob> or git fsck --lost-found recovers them until gc):" +
+			listText("staged-only versions", out.StagedOnly)
+	}
+	return textResult(text), out, nil
+}
+
+// createTag creates the tag in.Name at in.Revision (default HEAD). rp is locked by the caller.
+func (r *Repos) createTag(ctx context.Context, rp *repo.Repo, in TagArgs) (*mcp.CallToolResult, TagOut, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, TagOut{}, err
+	}
+	name, err := tagName(in.Name)
+	if err != nil {
+		return nil, TagOut{}, err
+	}
+	rev := in.Revision
+	if rev == "" {
+		rev = "HEAD"
+	}
+	target, err := rp.Resolve(rev)
+	if err != nil {
+		return nil, TagOut{}, err
+	}
+	if _, err := rp.Git.Storer.Reference(name); err == nil {
+		return nil, TagOut{}, fmt.Errorf("tag %q already exists", name.Short())
+	}
+	msg, err := tagMessage(name.Short(), in.Message)
+	if err != nil {
+		return nil, TagOut{}, err
+	}
+	refHash, err := writeTagObject(rp, name.Short(), target, msg)
+	if err != nil {
+		return nil, TagOut{}, err
+	}
+	if err := createRef(rp, plumbing.NewHashReference(name, refHash)); err != nil {
+		return nil, TagOut{}, err
+	}
+	rp.Changed()
+	info := TagInfo{Name: name.Short(), Commit: target.String(), Annotated: true, Subject: gitwrite.SummaryLine(msg)}
+	text := fmt.Sprintf("Created annotated tag %s at %s.", info.Name, shortHash(info.Commit))
+	return textResult(text), TagOut{Tags: []TagInfo{info}, Created: true}, nil
 }

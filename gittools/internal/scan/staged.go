@@ -106,3 +106,23 @@ func Kind(m filemode.FileMode) filemode.FileMode {
 	}
 	return m
 }
+
+// Unmerged maps each conflicted path to git's two-letter code, from the stages present.
+func Unmerged(idx *gitfmt.Index) map[string][2]byte {
+	if !idx.Conflicts {
+		return nil
+	}
+	stages := map[string]int{}
+	for _, e := range idx.Entries {
+		if e.Stage != 0 {
+			stages[e.Name] |= 1 << (e.Stage - 1)
+		}
+	}
+	codes := map[int]string{1: "DD", 2: "AU", 3: "UD", 4: "UA", 5: "DU", 6: "AA", 7: "UU"}
+	out := map[string][2]byte{}
+	for p, s := range stages {
+		c := codes[s]
+		out[p] = [2]byte{c[0], c[1]}
+	}
+	return out
+}

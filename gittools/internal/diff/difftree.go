@@ -1,4 +1,4 @@
-package gittools
+package diff
 
 import (
 	"context"
@@ -35,9 +35,9 @@ func mayContain(dir, limit string) bool {
 	return limit == "" || dir == "" || inPath(dir, limit) || strings.HasPrefix(limit, dir+"/")
 }
 
-// diffTrees lists the blob-level changes between two trees (zero hash = empty tree), limited to limit,
+// Trees lists the blob-level changes between two trees (zero hash = empty tree), limited to limit,
 // skipping identical subtrees by hash. Results are in path order.
-func diffTrees(rp *repo.Repo, ctx context.Context, a, b plumbing.Hash, limit string) ([]change, error) {
+func Trees(rp *repo.Repo, ctx context.Context, a, b plumbing.Hash, limit string) ([]change, error) {
 	d := &treeDiff{rp: rp, ctx: ctx, limit: limit, walk: repo.NewTreeBudget()}
 	err := d.trees("", a, b)
 	sortChanges(d.out)

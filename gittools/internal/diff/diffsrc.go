@@ -1,4 +1,4 @@
-package gittools
+package diff
 
 import (
 	"context"
@@ -143,7 +143,7 @@ func indexSide(idx *gitfmt.Index, p string) entry {
 
 func unmergedUnder(idx *gitfmt.Index, limit string) []string {
 	var out []string
-	for p := range unmerged(idx) {
+	for p := range scan.Unmerged(idx) {
 		if inPath(p, limit) {
 			out = append(out, p)
 		}

@@ -1,4 +1,4 @@
-package gittools
+package diff
 
 import (
 	"bytes"
@@ -13,8 +13,8 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 )
 
-// render loads and encodes changes into a patch (or a stat listing), cut at maxPatchBytes.
-func render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, statOnly bool) (DiffOut, string, error) {
+// Render loads and encodes changes into a patch (or a stat listing), cut at maxPatchBytes.
+func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, statOnly bool) (DiffOut, string, error) {
 	out := DiffOut{Files: []DiffFile{}}
 	var patch, one bytes.Buffer
 	var omitted []string
@@ -44,13 +44,13 @@ func render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 		f.Added, f.Deleted, f.Binary, f.TooLarge = st.Added, st.Deleted, st.Binary, st.TooLarge
 		switch {
 		case statOnly:
-		case patch.Len()+one.Len() <= maxPatchBytes:
+		case patch.Len()+one.Len() <= MaxPatchBytes:
 			patch.Write(one.Bytes())
 		case patch.Len() > 0:
 			out.Truncated, f.Omitted = true, true
 			omitted = append(omitted, c.path)
 		default: // the first file alone passes the cap: its start, to a line end
-			cut := one.Bytes()[:maxPatchBytes]
+			cut := one.Bytes()[:MaxPatchBytes]
 			patch.Write(cut[:bytes.LastIndexByte(cut, '\n')+1])
 			out.Truncated, cutFile = true, c.path
 		}
@@ -61,7 +61,7 @@ func render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 	}
 	text := patch.String()
 	if out.Truncated {
-		note := fmt.Sprintf("\n… patch cut at %d KB", maxPatchBytes>>10)
+		note := fmt.Sprintf("\n… patch cut at %d KB", MaxPatchBytes>>10)
 		if cutFile != "" {
 			note += " inside " + patchtext.QuotePath(cutFile)
 		}

@@ -1,4 +1,4 @@
-package gittools
+package diff
 
 import (
 	"sort"
@@ -45,9 +45,9 @@ func pairExactRenames(cs []change) []change {
 	return out
 }
 
-// stagedRenames pairs staged deletions and additions of identical blobs, as `git status` shows them
+// StagedRenames pairs staged deletions and additions of identical blobs, as `git status` shows them
 // ("R  old -> new"); it rewrites staged in place and returns new path -> old path.
-func stagedRenames(rp *repo.Repo, idx *gitfmt.Index, staged map[string]byte) (map[string]string, error) {
+func StagedRenames(rp *repo.Repo, idx *gitfmt.Index, staged map[string]byte) (map[string]string, error) {
 	var cs []change
 	var tree plumbing.Hash
 	for p, c := range staged {
