@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/writecmd"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,7 +27,7 @@ func TestGitAddStagesLikeGit(t *testing.T) {
 		"dir/skip.log": "ignored\n",
 		"dir/old.txt":  "",
 	})
-	var out AddOut
+	var out writecmd.AddOut
 	f.ok("git_add", map[string]any{"repo_path": f.dir, "files": []string{"a.txt", "gone.txt", filepath.Join(f.dir, "new.txt"), "dir"}}, &out)
 
 	want := "A\tdir/sub/n.c\nD\tdir/old.txt\nM\ta.txt\nD\tgone.txt\nA\tnew.txt"

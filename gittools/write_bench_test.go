@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/writecmd"
+
 	"github.com/go-git/go-git/v5"
 
 	"github.com/grove-mcp/grove/roots"
@@ -36,7 +38,7 @@ func BenchmarkGitAddAllUnchanged(b *testing.B) {
 	r := New(Options{Scope: scope.Static(sc)})
 	defer r.Close()
 	ctx := context.Background()
-	in := AddArgs{RepoPath: dir, Files: []string{"."}}
+	in := writecmd.AddArgs{RepoPath: dir, Files: []string{"."}}
 	if _, out, err := r.add(ctx, nil, sc, in); err != nil || len(out.Staged) != len(files) {
 		b.Fatalf("first add: %d staged, %v", len(out.Staged), err)
 	}

@@ -7,12 +7,14 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/writecmd"
+
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestGitCreateBranch(t *testing.T) {
 	f := newBranchFixture(t)
-	var out CreateBranchOut
+	var out writecmd.CreateBranchOut
 	f.ok("git_create_branch", map[string]any{"repo_path": f.dir, "branch_name": "feature/x"}, &out)
 	if got, want := f.git("rev-parse", "feature/x"), f.git("rev-parse", "HEAD"); got != want || out.Commit != want {
 		t.Errorf("feature/x = %s (reported %s), want HEAD %s", got, out.Commit, want)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/writecmd"
+
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/google/go-cmp/cmp"
@@ -44,7 +46,7 @@ func newBranchFixture(t *testing.T) *writeFixture {
 func TestGitCheckoutSwitchesLikeGit(t *testing.T) {
 	f := newBranchFixture(t)
 	f.write(map[string]string{"same.txt": "local edit kept\n"})
-	var out CheckoutOut
+	var out writecmd.CheckoutOut
 	f.ok("git_checkout", map[string]any{"repo_path": f.dir, "branch": "other"}, &out)
 	if got := f.git("symbolic-ref", "HEAD"); got != "refs/heads/other" {
 		t.Errorf("HEAD = %q", got)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/writecmd"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -14,7 +16,7 @@ func TestGitResetUnstagesAndKeepsWorktree(t *testing.T) {
 	f.write(map[string]string{"a.txt": "a2\n", "b.txt": "b2\n", "d/c.txt": "c2\n", "new.txt": "n\n"})
 	f.ok("git_add", map[string]any{"repo_path": f.dir, "files": []string{"."}}, nil)
 
-	var out ResetOut
+	var out writecmd.ResetOut
 	f.ok("git_reset", map[string]any{"repo_path": f.dir, "files": []string{"a.txt", "d"}}, &out)
 	if diff := cmp.Diff([]string{"a.txt", "d/c.txt"}, out.Unstaged); diff != "" {
 		t.Errorf("Unstaged mismatch (-want +got):\n%s", diff)
@@ -55,7 +57,7 @@ func TestGitCommitUsesEnvironmentIdentity(t *testing.T) {
 	f := newWriteFixture(t, map[string]string{"a.txt": "a\n"})
 	f.write(map[string]string{"a.txt": "a2\n", "b.txt": "b\n"})
 	f.ok("git_add", map[string]any{"repo_path": f.dir, "files": []string{"a.txt", "b.txt"}}, nil)
-	var out CommitOut
+	var out writecmd.CommitOut
 	f.ok("git_commit", map[string]any{"repo_path": f.dir, "message": "  Change a, add b  \n\n\n\nBody line.  \n\n"}, &out)
 
 	got := f.git("log", "-1", "--format=%an%n%ae%n%cn%n%ce%n%B")
@@ -113,7 +115,7 @@ func TestGitInitThenFirstCommit(t *testing.T) {
 	isolateGit(t)
 	root := realTemp(t)
 	f := &writeFixture{t: t, root: root, dir: filepath.Join(root, "proj", "new"), cs: connectWriteTools(t, root)}
-	var out InitOut
+	var out writecmd.InitOut
 	f.ok("git_init", map[string]any{"repo_path": f.dir}, &out)
 	if got := f.git("rev-parse", "--git-dir"); got != ".git" {
 		t.Errorf("git rev-parse in the new repository = %q", got)

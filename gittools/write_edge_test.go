@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/writecmd"
+
 	"github.com/go-git/go-git/v5"
 )
 
@@ -74,7 +76,7 @@ func TestGitCommitOnDetachedHead(t *testing.T) {
 	}
 	f.write(map[string]string{"a.txt": "detached\n"})
 	f.ok("git_add", map[string]any{"repo_path": f.dir, "files": []string{"a.txt"}}, nil)
-	var out CommitOut
+	var out writecmd.CommitOut
 	f.ok("git_commit", map[string]any{"repo_path": f.dir, "message": "on a detached HEAD"}, &out)
 	if out.Branch != "" || f.git("rev-parse", "HEAD") != out.Hash || f.git("rev-parse", "master") != head.Hash().String() {
 		t.Errorf("CommitOut = %+v; HEAD %s, master %s", out, f.git("rev-parse", "HEAD"), f.git("rev-parse", "master"))

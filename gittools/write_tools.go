@@ -20,7 +20,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
+
+	"github.com/grove-mcp/grove/gittools/internal/writecmd"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -69,135 +70,115 @@ func textResult(t string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: t}}}
 }
 
-// maxListed is how many paths a write tool's text names before it summarises the rest.
-const maxListed = 100
-
-// listText renders "\nlabel (n): a, b, …" for a non-empty list, naming at most maxListed entries; the
-// structured output always holds the full list.
-func listText(label string, ps []string) string {
-	if len(ps) == 0 {
-		return ""
-	}
-	shown := ps
-	if len(ps) > maxListed {
-		shown = ps[:maxListed]
-	}
-	s := fmt.Sprintf("\n%s (%d): %s", label, len(ps), strings.Join(shown, ", "))
-	if len(ps) > maxListed {
-		s += fmt.Sprintf(" … and %d more (see the structured output)", len(ps)-maxListed)
-	}
-	return s
-}
-
-func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in AddArgs) (*mcp.CallToolResult, AddOut, error) {
+func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in writecmd.AddArgs) (*mcp.CallToolResult, writecmd.AddOut, error) {
 	if len(in.Files) == 0 {
-		return nil, AddOut{}, errors.New("files is empty: name at least one path to stage")
+		return nil, writecmd.AddOut{}, errors.New("files is empty: name at least one path to stage")
 	}
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
 	if err != nil {
-		return nil, AddOut{}, err
+		return nil, writecmd.AddOut{}, err
 	}
 	defer unlock()
-	rels, err := worktreePaths(rp, sc, in.Files)
+	rels, err := writecmd.WorktreePaths(rp, sc, in.Files)
 	if err != nil {
-		return nil, AddOut{}, err
+		return nil, writecmd.AddOut{}, err
 	}
-	st, err := newStager(rp)
+	st, err := writecmd.NewStager(rp)
 	if err != nil {
-		return nil, AddOut{}, err
+		return nil, writecmd.AddOut{}, err
 	}
-	defer st.close()
+	defer st.Close()
 	for _, rel := range rels {
-		if err := st.addPath(ctx, rel); err != nil {
-			return nil, AddOut{}, err
+		if err := st.AddPath(ctx, rel); err != nil {
+			return nil, writecmd.AddOut{}, err
 		}
 	}
-	if st.dirty || len(st.removed) > 0 {
-		if err := st.ix.Save(); err != nil {
-			return nil, AddOut{}, err
+	if st.Dirty || len(st.Removed) > 0 {
+		if err := st.Ix.Save(); err != nil {
+			return nil, writecmd.AddOut{}, err
 		}
 		rp.Changed()
 	}
-	slices.Sort(st.staged)
-	out := AddOut{Staged: st.staged, Removed: st.removed, Skipped: st.skipped}
-	return textResult(addText(out)), out, nil
+	slices.Sort(st.Staged)
+	out := writecmd.AddOut{Staged: st.Staged, Removed: st.Removed, Skipped: st.Skipped}
+	return textResult(writecmd.AddText(out)), out, nil
 }
 
-func (r *Repos) createBranch(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CreateBranchArgs) (*mcp.CallToolResult, CreateBranchOut, error) {
-	name, err := branchName(in.BranchName)
+func (r *Repos) createBranch(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in writecmd.CreateBranchArgs) (*mcp.CallToolResult, writecmd.CreateBranchOut, error) {
+	name, err := writecmd.BranchName(in.BranchName)
 	if err != nil {
-		return nil, CreateBranchOut{}, err
+		return nil, writecmd.CreateBranchOut{}, err
 	}
 	base := in.BaseBranch
 	if base == "" {
 		base = "HEAD"
 	}
 	if err := repo.ValidRevision(base); err != nil {
-		return nil, CreateBranchOut{}, err
+		return nil, writecmd.CreateBranchOut{}, err
 	}
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
 	if err != nil {
-		return nil, CreateBranchOut{}, err
+		return nil, writecmd.CreateBranchOut{}, err
 	}
 	defer unlock()
 	h, err := rp.Resolve(base)
 	if err != nil {
-		return nil, CreateBranchOut{}, err
+		return nil, writecmd.CreateBranchOut{}, err
 	}
-	if err := createRef(rp, plumbing.NewHashReference(name, h)); err != nil {
-		return nil, CreateBranchOut{}, err
+	if err := writecmd.CreateRef(rp, plumbing.NewHashReference(name, h)); err != nil {
+		return nil, writecmd.CreateBranchOut{}, err
 	}
 	if err := gitwrite.AppendReflog(rp, name, plumbing.ZeroHash, h, "branch: Created from "+base); err != nil {
 		r.log.Debug("reflog not written", "ref", name, "err", err)
 	}
-	out := CreateBranchOut{Branch: name.Short(), Commit: h.String(), Short: h.String()[:repo.ShortLen]}
+	out := writecmd.CreateBranchOut{Branch: name.Short(), Commit: h.String(), Short: h.String()[:repo.ShortLen]}
 	text := fmt.Sprintf("Created branch %s at %s (from %s). HEAD did not move; use git_checkout to switch.", out.Branch, out.Short, base)
 	return textResult(text), out, nil
 }
 
-func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CheckoutArgs) (*mcp.CallToolResult, CheckoutOut, error) {
-	name, err := branchName(in.Branch)
+func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in writecmd.CheckoutArgs) (*mcp.CallToolResult, writecmd.CheckoutOut, error) {
+	name, err := writecmd.BranchName(in.Branch)
 	if err != nil {
-		return nil, CheckoutOut{}, err
+		return nil, writecmd.CheckoutOut{}, err
 	}
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
 	if err != nil {
-		return nil, CheckoutOut{}, err
+		return nil, writecmd.CheckoutOut{}, err
 	}
 	defer unlock()
 	target, err := rp.Git.Storer.Reference(name)
 	if err != nil {
-		return nil, CheckoutOut{}, noBranch(rp, name)
+		return nil, writecmd.CheckoutOut{}, writecmd.NoBranch(rp, name)
 	}
 	head, err := rp.Git.Storer.Reference(plumbing.HEAD)
 	if err != nil {
-		return nil, CheckoutOut{}, fmt.Errorf("reading HEAD: %w", err)
+		return nil, writecmd.CheckoutOut{}, fmt.Errorf("reading HEAD: %w", err)
 	}
-	out := CheckoutOut{Branch: name.Short(), Commit: target.Hash().String(), Short: target.Hash().String()[:repo.ShortLen]}
+	out := writecmd.CheckoutOut{Branch: name.Short(), Commit: target.Hash().String(), Short: target.Hash().String()[:repo.ShortLen]}
 	if head.Type() == plumbing.SymbolicReference && head.Target() == name {
 		return textResult(fmt.Sprintf("Already on %s (%s); nothing changed.", out.Branch, out.Short)), out, nil
 	}
-	if err := switchTo(rp, ctx, head, target, &out); err != nil {
-		return nil, CheckoutOut{}, err
+	if err := writecmd.SwitchTo(rp, ctx, head, target, &out); err != nil {
+		return nil, writecmd.CheckoutOut{}, err
 	}
 	text := fmt.Sprintf("Switched to branch %s (%s): %d file(s) written, %d removed; local changes to other files were kept.",
 		out.Branch, out.Short, len(out.Updated), len(out.Removed))
-	return textResult(text + listText("written", out.Updated) + listText("removed", out.Removed)), out, nil
+	return textResult(text + writecmd.ListText("written", out.Updated) + writecmd.ListText("removed", out.Removed)), out, nil
 }
 
-func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in CommitArgs) (*mcp.CallToolResult, CommitOut, error) {
+func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in writecmd.CommitArgs) (*mcp.CallToolResult, writecmd.CommitOut, error) {
 	msg := gitwrite.CleanMessage(in.Message)
 	if msg == "" {
-		return nil, CommitOut{}, errors.New("empty commit message: give a message describing the change")
+		return nil, writecmd.CommitOut{}, errors.New("empty commit message: give a message describing the change")
 	}
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
 	if err != nil {
-		return nil, CommitOut{}, err
+		return nil, writecmd.CommitOut{}, err
 	}
 	defer unlock()
-	out, err := commitIndex(rp, ctx, msg)
+	out, err := writecmd.CommitIndex(rp, ctx, msg)
 	if err != nil {
-		return nil, CommitOut{}, err
+		return nil, writecmd.CommitOut{}, err
 	}
 	where := out.Branch
 	if where == "" {
@@ -210,34 +191,34 @@ func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *root
 // initRepo creates the repository layout itself, through the root's os.Root, in a temporary directory renamed
 // to .git at the end: go-git's PlainInit would write through plain paths, and a half-made .git would look
 // like a broken repository.
-func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in InitArgs) (*mcp.CallToolResult, InitOut, error) {
+func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in writecmd.InitArgs) (*mcp.CallToolResult, writecmd.InitOut, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, InitOut{}, err
+		return nil, writecmd.InitOut{}, err
 	}
 	if err := scope.RefuseTilde(in.RepoPath); err != nil {
-		return nil, InitOut{}, err
+		return nil, writecmd.InitOut{}, err
 	}
 	loc, err := sc.Resolve(in.RepoPath)
 	if err != nil || loc.Root.File || gitwrite.IsGitPath(loc.Rel) {
-		return nil, InitOut{}, fmt.Errorf("cannot create a repository at %q: %w", in.RepoPath, roots.ErrNotFound)
+		return nil, writecmd.InitOut{}, fmt.Errorf("cannot create a repository at %q: %w", in.RepoPath, roots.ErrNotFound)
 	}
 	if err := loc.FS().MkdirAll(loc.Name(), 0o755); err != nil {
-		return nil, InitOut{}, fmt.Errorf("creating %q: %w", in.RepoPath, repo.PathErr(err))
+		return nil, writecmd.InitOut{}, fmt.Errorf("creating %q: %w", in.RepoPath, repo.PathErr(err))
 	}
 	dir, err := loc.FS().OpenRoot(loc.Name())
 	if err != nil {
-		return nil, InitOut{}, fmt.Errorf("opening %q: %w", in.RepoPath, repo.PathErr(err))
+		return nil, writecmd.InitOut{}, fmt.Errorf("opening %q: %w", in.RepoPath, repo.PathErr(err))
 	}
 	defer dir.Close()
-	if isRepoDir(dir) {
-		return nil, InitOut{}, fmt.Errorf("%q is already a git repository", in.RepoPath)
+	if writecmd.IsRepoDir(dir) {
+		return nil, writecmd.InitOut{}, fmt.Errorf("%q is already a git repository", in.RepoPath)
 	}
-	branch := defaultBranch()
-	if err := writeGitDir(dir, branch); err != nil {
-		return nil, InitOut{}, err
+	branch := writecmd.DefaultBranch()
+	if err := writecmd.WriteGitDir(dir, branch); err != nil {
+		return nil, writecmd.InitOut{}, err
 	}
 	r.log.Info("initialized repository", "path", loc.Abs())
-	out := InitOut{Path: loc.Abs(), Branch: branch}
+	out := writecmd.InitOut{Path: loc.Abs(), Branch: branch}
 	text := fmt.Sprintf("Initialized empty Git repository in %s (branch %s, no commits yet).",
 		filepath.Join(out.Path, ".git"), branch)
 	return textResult(text), out, nil
@@ -246,50 +227,50 @@ func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 // reset sets index entries back to HEAD's. It only writes .git/index: worktree files keep every change, which
 // is why it does not ask the user to confirm. A staged version that differs from the worktree leaves the index
 // but not the repository (its blob stays), and the result names it with its blob hash.
-func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in ResetArgs) (*mcp.CallToolResult, ResetOut, error) {
+func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in writecmd.ResetArgs) (*mcp.CallToolResult, writecmd.ResetOut, error) {
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
 	if err != nil {
-		return nil, ResetOut{}, err
+		return nil, writecmd.ResetOut{}, err
 	}
 	defer unlock()
-	rels, err := worktreePaths(rp, sc, in.Files)
+	rels, err := writecmd.WorktreePaths(rp, sc, in.Files)
 	if err != nil {
-		return nil, ResetOut{}, err
+		return nil, writecmd.ResetOut{}, err
 	}
 	if len(rels) == 0 {
 		rels = []string{"."}
 	}
 	head, err := rp.HeadCommit()
 	if err != nil {
-		return nil, ResetOut{}, fmt.Errorf("reading HEAD: %w", err)
+		return nil, writecmd.ResetOut{}, fmt.Errorf("reading HEAD: %w", err)
 	}
 	headFiles, err := gitwrite.FlatTree(rp, ctx, head)
 	if err != nil {
-		return nil, ResetOut{}, fmt.Errorf("reading HEAD's tree: %w", err)
+		return nil, writecmd.ResetOut{}, fmt.Errorf("reading HEAD's tree: %w", err)
 	}
 	ix, err := gitwrite.LoadIndex(rp)
 	if err != nil {
-		return nil, ResetOut{}, err
+		return nil, writecmd.ResetOut{}, err
 	}
 	defer ix.Close()
-	if err := checkPathspecs(rels, ix.All(), headFiles); err != nil {
-		return nil, ResetOut{}, err
+	if err := writecmd.CheckPathspecs(rels, ix.All(), headFiles); err != nil {
+		return nil, writecmd.ResetOut{}, err
 	}
 	prev := ix.ByName // replaceAll leaves this map alone
-	unstaged := resetEntries(ix, headFiles, rels)
+	unstaged := writecmd.ResetEntries(ix, headFiles, rels)
 	if len(unstaged) == 0 {
-		return textResult("Nothing to unstage: the index already matches HEAD for these paths."), ResetOut{}, nil
+		return textResult("Nothing to unstage: the index already matches HEAD for these paths."), writecmd.ResetOut{}, nil
 	}
-	out := ResetOut{Unstaged: unstaged, StagedOnly: stagedOnly(rp, ctx, prev, headFiles, unstaged)}
+	out := writecmd.ResetOut{Unstaged: unstaged, StagedOnly: writecmd.StagedOnly(rp, ctx, prev, headFiles, unstaged)}
 	if err := ix.Save(); err != nil {
-		return nil, ResetOut{}, err
+		return nil, writecmd.ResetOut{}, err
 	}
 	rp.Changed()
-	text := "Unstaged; the worktree is unchanged." + listText("unstaged", unstaged)
+	text := "Unstaged; the worktree is unchanged." + writecmd.ListText("unstaged", unstaged)
 	if len(out.StagedOnly) > 0 {
 		text += "\nThe staged versions of these files differed from the worktree; they are no longer in the index " +
 			"but stay in the object database (git show <blob> or git fsck --lost-found recovers them until gc):" +
-			listText("staged-only versions", out.StagedOnly)
+			writecmd.ListText("staged-only versions", out.StagedOnly)
 	}
 	return textResult(text), out, nil
 }
@@ -299,7 +280,7 @@ func (r *Repos) createTag(ctx context.Context, rp *repo.Repo, in TagArgs) (*mcp.
 	if err := ctx.Err(); err != nil {
 		return nil, TagOut{}, err
 	}
-	name, err := tagName(in.Name)
+	name, err := writecmd.TagName(in.Name)
 	if err != nil {
 		return nil, TagOut{}, err
 	}
@@ -314,15 +295,15 @@ func (r *Repos) createTag(ctx context.Context, rp *repo.Repo, in TagArgs) (*mcp.
 	if _, err := rp.Git.Storer.Reference(name); err == nil {
 		return nil, TagOut{}, fmt.Errorf("tag %q already exists", name.Short())
 	}
-	msg, err := tagMessage(name.Short(), in.Message)
+	msg, err := writecmd.TagMessage(name.Short(), in.Message)
 	if err != nil {
 		return nil, TagOut{}, err
 	}
-	refHash, err := writeTagObject(rp, name.Short(), target, msg)
+	refHash, err := writecmd.WriteTagObject(rp, name.Short(), target, msg)
 	if err != nil {
 		return nil, TagOut{}, err
 	}
-	if err := createRef(rp, plumbing.NewHashReference(name, refHash)); err != nil {
+	if err := writecmd.CreateRef(rp, plumbing.NewHashReference(name, refHash)); err != nil {
 		return nil, TagOut{}, err
 	}
 	rp.Changed()

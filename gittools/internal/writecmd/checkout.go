@@ -1,4 +1,4 @@
-package gittools
+package writecmd
 
 // git_checkout writes worktree files itself, through an os.Root of the worktree, rather than with go-git's
 // Worktree.Checkout. What we evaluated in go-git v5.19.3: its worktree filesystem (osfs BoundOS wrapped in
@@ -38,9 +38,9 @@ type CheckoutOut struct {
 	Removed []string `json:"removed,omitempty" jsonschema:"worktree files deleted (they were unmodified and are not on the branch)"`
 }
 
-// switchTo plans the switch from head to target, refuses it on any conflict, then writes the worktree, the
+// SwitchTo plans the switch from head to target, refuses it on any conflict, then writes the worktree, the
 // index and HEAD, in that order (as git does).
-func switchTo(rp *repo.Repo, ctx context.Context, head, target *plumbing.Reference, out *CheckoutOut) error {
+func SwitchTo(rp *repo.Repo, ctx context.Context, head, target *plumbing.Reference, out *CheckoutOut) error {
 	cur, tgtFiles, from, err := switchTrees(rp, ctx, target)
 	if err != nil {
 		return err
@@ -113,9 +113,9 @@ func switchTrees(rp *repo.Repo, ctx context.Context, target *plumbing.Reference)
 	return cur, tgt, from, err
 }
 
-// noBranch explains a missing branch, pointing at a remote-tracking branch of that name if there is one
+// NoBranch explains a missing branch, pointing at a remote-tracking branch of that name if there is one
 // ("x" finds origin/x; "origin/x" finds itself).
-func noBranch(rp *repo.Repo, name plumbing.ReferenceName) error {
+func NoBranch(rp *repo.Repo, name plumbing.ReferenceName) error {
 	err := fmt.Errorf("branch %q does not exist (git_branch lists branches)", name.Short())
 	candidates := []plumbing.ReferenceName{plumbing.ReferenceName("refs/remotes/" + name.Short())}
 	if remotes, rerr := rp.Git.Remotes(); rerr == nil {

@@ -1,4 +1,4 @@
-package gittools
+package writecmd
 
 import (
 	"context"
@@ -26,9 +26,9 @@ type ResetOut struct {
 	StagedOnly []string `json:"staged_only,omitempty" jsonschema:"unstaged paths whose staged content differed from the worktree, with the blob that keeps it"`
 }
 
-// stagedOnly lists, as "path (blob <hash>)", the unstaged paths whose staged content differed from both HEAD
+// StagedOnly lists, as "path (blob <hash>)", the unstaged paths whose staged content differed from both HEAD
 // and the worktree: the one thing a reset takes out of the index that exists nowhere else in the worktree.
-func stagedOnly(rp *repo.Repo, ctx context.Context, prev map[string][]*index.Entry, head map[string]gitwrite.BlobEntry, unstaged []string) []string {
+func StagedOnly(rp *repo.Repo, ctx context.Context, prev map[string][]*index.Entry, head map[string]gitwrite.BlobEntry, unstaged []string) []string {
 	wt, err := gitwrite.OpenWorktree(rp)
 	if err != nil {
 		return nil
@@ -53,8 +53,8 @@ func stagedOnly(rp *repo.Repo, ctx context.Context, prev map[string][]*index.Ent
 	return out
 }
 
-// checkPathspecs refuses a path that names nothing in the index or in HEAD.
-func checkPathspecs(rels []string, entries []*index.Entry, head map[string]gitwrite.BlobEntry) error {
+// CheckPathspecs refuses a path that names nothing in the index or in HEAD.
+func CheckPathspecs(rels []string, entries []*index.Entry, head map[string]gitwrite.BlobEntry) error {
 	for _, rel := range rels {
 		hit := slices.ContainsFunc(entries, func(e *index.Entry) bool { return gitwrite.Under(rel, e.Name) })
 		for name := range head {
@@ -70,8 +70,8 @@ func checkPathspecs(rels []string, entries []*index.Entry, head map[string]gitwr
 	return nil
 }
 
-// resetEntries rewrites the index entries under rels to HEAD's and returns the paths that changed.
-func resetEntries(ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, rels []string) []string {
+// ResetEntries rewrites the index entries under rels to HEAD's and returns the paths that changed.
+func ResetEntries(ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, rels []string) []string {
 	selected := func(name string) bool {
 		return slices.ContainsFunc(rels, func(rel string) bool { return gitwrite.Under(rel, name) })
 	}

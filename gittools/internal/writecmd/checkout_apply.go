@@ -1,4 +1,4 @@
-package gittools
+package writecmd
 
 // Carrying out a checked checkoutPlan: deletions first (pruning directories they leave empty), then writes by
 // temp file + rename, never through a symlink, all through the worktree's os.Root.

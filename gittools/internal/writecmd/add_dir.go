@@ -1,4 +1,4 @@
-package gittools
+package writecmd
 
 import (
 	"context"
@@ -20,17 +20,17 @@ import (
 type stager struct {
 	rp       *repo.Repo
 	wt       *os.Root
-	ix       *gitwrite.IndexFile
+	Ix       *gitwrite.IndexFile
 	matcher  *ignore.Matcher // built on first use
 	conv     *gitwrite.Conversions
 	fileMode bool
 
 	seen                     map[string]bool // paths staged or found unchanged by this call
-	dirty                    bool            // the index changed (content or stat data)
-	staged, removed, skipped []string
+	Dirty                    bool            // the index changed (content or stat data)
+	Staged, Removed, Skipped []string
 }
 
-func newStager(rp *repo.Repo) (*stager, error) {
+func NewStager(rp *repo.Repo) (*stager, error) {
 	wt, err := gitwrite.OpenWorktree(rp)
 	if err != nil {
 		return nil, err
@@ -40,11 +40,11 @@ func newStager(rp *repo.Repo) (*stager, error) {
 		wt.Close()
 		return nil, err
 	}
-	return &stager{rp: rp, wt: wt, ix: ix, fileMode: gitwrite.FileModeTrusted(rp), conv: gitwrite.NewConversions(rp, wt), seen: map[string]bool{}}, nil
+	return &stager{rp: rp, wt: wt, Ix: ix, fileMode: gitwrite.FileModeTrusted(rp), conv: gitwrite.NewConversions(rp, wt), seen: map[string]bool{}}, nil
 }
 
-func (st *stager) close() {
-	st.ix.Close()
+func (st *stager) Close() {
+	st.Ix.Close()
 	st.wt.Close()
 }
 
@@ -71,7 +71,7 @@ func (st *stager) addDir(ctx context.Context, rel string) error {
 		if t.IsRegular() || t&fs.ModeSymlink != 0 {
 			return st.addWalked(ctx, p)
 		}
-		st.skipped = append(st.skipped, p)
+		st.Skipped = append(st.Skipped, p)
 		return nil
 	})
 	if err != nil {
@@ -90,7 +90,7 @@ func (st *stager) enterDir(rel, p string) error {
 		return fs.SkipDir
 	}
 	if gitwrite.Under(rel, p) && p != rel && st.nestedRepo(p) {
-		st.skipped = append(st.skipped, p+"/")
+		st.Skipped = append(st.Skipped, p+"/")
 		return fs.SkipDir
 	}
 	return nil
@@ -102,7 +102,7 @@ func (st *stager) enterDir(rel, p string) error {
 func (st *stager) addWalked(ctx context.Context, p string) error {
 	err := st.addFile(ctx, p)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, gitwrite.ErrNotFile) {
-		st.skipped = append(st.skipped, p)
+		st.Skipped = append(st.Skipped, p)
 		return nil
 	}
 	return err

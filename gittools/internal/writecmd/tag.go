@@ -1,4 +1,4 @@
-package gittools
+package writecmd
 
 // The creating half of git_tag. tag.go registers the tool, defines TagArgs/TagOut and calls createTag with the
 // repository opened and locked when a name is given.
@@ -22,9 +22,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// tagMessage is the cleaned message of a new tag: the tag name when message is omitted. A message given but
+// TagMessage is the cleaned message of a new tag: the tag name when message is omitted. A message given but
 // made only of blank lines is refused rather than silently replaced.
-func tagMessage(name, message string) (string, error) {
+func TagMessage(name, message string) (string, error) {
 	if message == "" {
 		return gitwrite.CleanMessage(name), nil
 	}
@@ -35,8 +35,8 @@ func tagMessage(name, message string) (string, error) {
 	return msg, nil
 }
 
-// tagName validates a tag name given short ("v1.0") or full ("refs/tags/v1.0").
-func tagName(s string) (plumbing.ReferenceName, error) {
+// TagName validates a tag name given short ("v1.0") or full ("refs/tags/v1.0").
+func TagName(s string) (plumbing.ReferenceName, error) {
 	if err := gitfmt.ValidRefName(s); err != nil {
 		return "", err
 	}
@@ -50,8 +50,8 @@ func tagName(s string) (plumbing.ReferenceName, error) {
 	return plumbing.NewTagReferenceName(short), nil
 }
 
-// writeTagObject stores an annotated tag object for the commit target, signed off by the committer identity.
-func writeTagObject(rp *repo.Repo, name string, target plumbing.Hash, msg string) (plumbing.Hash, error) {
+// WriteTagObject stores an annotated tag object for the commit target, signed off by the committer identity.
+func WriteTagObject(rp *repo.Repo, name string, target plumbing.Hash, msg string) (plumbing.Hash, error) {
 	tagger, err := gitwrite.Signature(rp, "committer", time.Now())
 	if err != nil {
 		return plumbing.ZeroHash, err

@@ -1,4 +1,10 @@
-package gittools
+// Package writecmd owns the write commands and their arguments and answers:
+// add, commit, create branch, checkout, reset, init and create tag, each
+// built from gitwrite's plumbing on an open, locked repository. The MCP
+// handlers in gittools open the repository and call these.
+//
+//	st, err := writecmd.NewStager(rp) // git_add: stage paths, then save the index
+package writecmd
 
 import (
 	"context"
@@ -7,6 +13,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
@@ -32,8 +39,8 @@ type AddOut struct {
 	Skipped []string `json:"skipped,omitempty" jsonschema:"nested repositories and special files that were not staged"`
 }
 
-// worktreePaths validates every path argument before anything is changed.
-func worktreePaths(rp *repo.Repo, sc *roots.Scope, ps []string) ([]string, error) {
+// WorktreePaths validates every path argument before anything is changed.
+func WorktreePaths(rp *repo.Repo, sc *roots.Scope, ps []string) ([]string, error) {
 	rels := make([]string, 0, len(ps))
 	for _, p := range ps {
 		rel, err := gitwrite.WorktreePath(rp, sc, p)
@@ -45,15 +52,15 @@ func worktreePaths(rp *repo.Repo, sc *roots.Scope, ps []string) ([]string, error
 	return rels, nil
 }
 
-func addText(out AddOut) string {
+func AddText(out AddOut) string {
 	if len(out.Staged)+len(out.Removed) == 0 {
-		return "Nothing changed in the index: the files were already staged as they are." + listText("skipped", out.Skipped)
+		return "Nothing changed in the index: the files were already staged as they are." + ListText("skipped", out.Skipped)
 	}
-	return "Staged." + listText("changed", out.Staged) + listText("deleted", out.Removed) + listText("skipped", out.Skipped)
+	return "Staged." + ListText("changed", out.Staged) + ListText("deleted", out.Removed) + ListText("skipped", out.Skipped)
 }
 
-// addPath stages one validated path: a file or symlink, a directory's contents, or a deletion.
-func (st *stager) addPath(ctx context.Context, rel string) error {
+// AddPath stages one validated path: a file or symlink, a directory's contents, or a deletion.
+func (st *stager) AddPath(ctx context.Context, rel string) error {
 	if err := gitwrite.CheckParents(st.wt, rel); err != nil {
 		return err
 	}
@@ -71,7 +78,7 @@ func (st *stager) addPath(ctx context.Context, rel string) error {
 	case fi.IsDir():
 		return st.addDir(ctx, rel)
 	case fi.Mode().IsRegular() || fi.Mode()&fs.ModeSymlink != 0:
-		if st.ix.Entry(rel) == nil && st.ignored(rel) {
+		if st.Ix.Entry(rel) == nil && st.ignored(rel) {
 			return fmt.Errorf("%q is ignored by a .gitignore or exclude file; not staged", rel)
 		}
 		return st.addFile(ctx, rel)
@@ -83,12 +90,12 @@ func (st *stager) addPath(ctx context.Context, rel string) error {
 func (st *stager) addFile(ctx context.Context, rel string) error {
 	st.seen[rel] = true
 	var keep filemode.FileMode
-	old := st.ix.Entry(rel)
+	old := st.Ix.Entry(rel)
 	if old != nil {
 		keep = old.Mode
 		fi, err := st.wt.Lstat(filepath.FromSlash(rel))
-		if err == nil && gitwrite.EntryUnchanged(old, fi, st.ix.Idx.ModTime, gitwrite.EntryMode(fi, st.fileMode, keep)) &&
-			!st.ix.Conflicted(rel) {
+		if err == nil && gitwrite.EntryUnchanged(old, fi, st.Ix.Idx.ModTime, gitwrite.EntryMode(fi, st.fileMode, keep)) &&
+			!st.Ix.Conflicted(rel) {
 			return nil
 		}
 	}
@@ -96,25 +103,25 @@ func (st *stager) addFile(ctx context.Context, rel string) error {
 	if err != nil {
 		return err
 	}
-	if old == nil || old.Hash != e.Hash || old.Mode != e.Mode || st.ix.Conflicted(rel) {
-		st.staged = append(st.staged, rel)
+	if old == nil || old.Hash != e.Hash || old.Mode != e.Mode || st.Ix.Conflicted(rel) {
+		st.Staged = append(st.Staged, rel)
 	}
-	st.ix.Set(e)
-	st.dirty = true
+	st.Ix.Set(e)
+	st.Dirty = true
 	return nil
 }
 
 // removeMissing stages the deletion of every tracked path at or under rel that is gone from the worktree.
 func (st *stager) removeMissing(rel string) int {
-	n := st.ix.Remove(func(name string) bool {
+	n := st.Ix.Remove(func(name string) bool {
 		if !gitwrite.Under(rel, name) || st.seen[name] || !st.missing(name) {
 			return false
 		}
-		st.removed = append(st.removed, name)
+		st.Removed = append(st.Removed, name)
 		return true
 	})
-	slices.Sort(st.removed)
-	st.removed = slices.Compact(st.removed)
+	slices.Sort(st.Removed)
+	st.Removed = slices.Compact(st.Removed)
 	return n
 }
 
@@ -138,4 +145,24 @@ func (st *stager) ignored(rel string) bool {
 		st.matcher = m
 	}
 	return st.matcher.Ignored(rel, false)
+}
+
+// maxListed is how many paths a write tool's text names before it summarises the rest.
+const maxListed = 100
+
+// ListText renders "\nlabel (n): a, b, …" for a non-empty list, naming at most maxListed entries; the
+// structured output always holds the full list.
+func ListText(label string, ps []string) string {
+	if len(ps) == 0 {
+		return ""
+	}
+	shown := ps
+	if len(ps) > maxListed {
+		shown = ps[:maxListed]
+	}
+	s := fmt.Sprintf("\n%s (%d): %s", label, len(ps), strings.Join(shown, ", "))
+	if len(ps) > maxListed {
+		s += fmt.Sprintf(" … and %d more (see the structured output)", len(ps)-maxListed)
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package gittools
+package writecmd
 
 import (
 	"crypto/rand"
@@ -27,8 +27,8 @@ type InitOut struct {
 // initConfig is the .git/config git init writes on Linux.
 const initConfig = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n"
 
-// isRepoDir reports whether dir has a .git entry or is itself a bare repository.
-func isRepoDir(dir *os.Root) bool {
+// IsRepoDir reports whether dir has a .git entry or is itself a bare repository.
+func IsRepoDir(dir *os.Root) bool {
 	if _, err := dir.Lstat(".git"); err == nil {
 		return true
 	}
@@ -38,8 +38,8 @@ func isRepoDir(dir *os.Root) bool {
 	return errHead == nil && errObjects == nil && errRefs == nil
 }
 
-// defaultBranch is init.defaultBranch from the user's global config, or git's built-in "master".
-func defaultBranch() string {
+// DefaultBranch is init.defaultBranch from the user's global config, or git's built-in "master".
+func DefaultBranch() string {
 	b := "master"
 	for _, c := range gitwrite.GlobalConfigs() {
 		if c.HasSection("init") {
@@ -51,8 +51,8 @@ func defaultBranch() string {
 	return b
 }
 
-// writeGitDir builds the git dir in a temporary directory and renames it to .git.
-func writeGitDir(dir *os.Root, branch string) error {
+// WriteGitDir builds the git dir in a temporary directory and renames it to .git.
+func WriteGitDir(dir *os.Root, branch string) error {
 	tmp := ".git.grove-" + rand.Text()[:8]
 	err := fillGitDir(dir, tmp, branch)
 	if err == nil {

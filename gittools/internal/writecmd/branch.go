@@ -1,4 +1,4 @@
-package gittools
+package writecmd
 
 import (
 	"fmt"
@@ -27,8 +27,8 @@ type CreateBranchOut struct {
 	Short  string `json:"short" jsonschema:"the short hash it points at"`
 }
 
-// branchName validates a branch name given short ("x") or full ("refs/heads/x").
-func branchName(s string) (plumbing.ReferenceName, error) {
+// BranchName validates a branch name given short ("x") or full ("refs/heads/x").
+func BranchName(s string) (plumbing.ReferenceName, error) {
 	if err := gitfmt.ValidRefName(s); err != nil {
 		return "", err
 	}
@@ -42,8 +42,8 @@ func branchName(s string) (plumbing.ReferenceName, error) {
 	return plumbing.NewBranchReferenceName(short), nil
 }
 
-// createRef creates a new ref, refusing an existing one and one that clashes with an existing ref's path.
-func createRef(rp *repo.Repo, ref *plumbing.Reference) error {
+// CreateRef creates a new ref, refusing an existing one and one that clashes with an existing ref's path.
+func CreateRef(rp *repo.Repo, ref *plumbing.Reference) error {
 	if _, err := rp.Git.Storer.Reference(ref.Name()); err == nil {
 		return fmt.Errorf("%q already exists", ref.Name().Short())
 	}

@@ -1,4 +1,4 @@
-package gittools
+package writecmd
 
 import (
 	"context"
@@ -32,8 +32,8 @@ type CommitOut struct {
 	Files   int    `json:"files_changed" jsonschema:"how many paths the commit changes"`
 }
 
-// commitIndex records the index as a commit on HEAD's branch (or on a detached HEAD).
-func commitIndex(rp *repo.Repo, ctx context.Context, msg string) (CommitOut, error) {
+// CommitIndex records the index as a commit on HEAD's branch (or on a detached HEAD).
+func CommitIndex(rp *repo.Repo, ctx context.Context, msg string) (CommitOut, error) {
 	ix, err := gitwrite.LoadIndex(rp)
 	if err != nil {
 		return CommitOut{}, err

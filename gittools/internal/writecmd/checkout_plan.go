@@ -1,4 +1,4 @@
-package gittools
+package writecmd
 
 // Planning a branch switch the way git's two-way merge (read-tree -m -u) does, before anything is written:
 // for every path that differs between HEAD and the target, the index must equal HEAD's entry or the target's,
