@@ -27,7 +27,7 @@ const (
 	tokOne                 // "?": any byte but "/"
 	tokSet                 // "[...]": a byte in set, which never holds "/"
 	tokStar                // "*": any run of bytes without "/"
-	tokAny                 // a final "**": any run of bytes
+	tokAny                 // "**" at the end or before "\/": any run of bytes
 	tokDirs                // "**/": nothing, or any run of bytes ending in "/"
 )
 
@@ -92,7 +92,9 @@ func compileGlob(body string) (glob, bool) {
 // gitignore(5), a run of two or more "*" is special only after a "/" (or at
 // the start, see compileGlob): at the end it matches everything, and before
 // a "/" (which it takes in) zero or more directories. Elsewhere it is a
-// plain "*".
+// plain "*", except before an escaped "/", where git lets it match
+// anything, "/" included, but not zero directories: "**\/a" matches "x/a"
+// and "x/y/a", not "a".
 func tokenize(s string) ([]token, bool) {
 	var prog []token
 	var lit []byte
@@ -113,9 +115,10 @@ func tokenize(s string) ([]token, bool) {
 			}
 			kind := tokStar
 			if j-i > 1 && afterSlash {
-				if j == len(s) {
+				switch rest := s[j:]; {
+				case rest == "" || strings.HasPrefix(rest, "\\/"):
 					kind = tokAny
-				} else if s[j] == '/' {
+				case rest[0] == '/':
 					kind = tokDirs
 					j++
 				}

@@ -143,6 +143,11 @@ var patternCases = []struct {
 	{"a\\/**/b", "a/x/y/b", false, true},
 	{"a\\**/b", "a*x/b", false, true},
 	{"a\\**/b", "a*x/y/b", false, false},
+	{"/**\\/a", "x/y/a", false, true},
+	{"/**\\/a", "a", false, false},
+	{"/x**\\/y", "xa/b/y", false, true},
+	{"/x/?**\\/y", "x/ab/c/y", false, false},
+	{"/**\\a", "x/a", false, false},
 	// Spaces, "#" and "!".
 	{"a ", "a", false, true},
 	{"a\\ ", "a ", false, true},
