@@ -29,8 +29,12 @@ func FuzzMatch(f *testing.F) {
 			return // refMatch is exponential
 		}
 		rest, ok := strings.CutPrefix(p, g.head)
-		if want := ok && refMatch(g.prog, rest); g.match(p) != want {
+		want := ok && refMatch(g.prog, rest)
+		if g.match(p) != want {
 			t.Errorf("glob %q vs %q: match = %v, refMatch %v", ignore, p, !want, want)
+		}
+		if ok && run(g.prog, rest) != want {
+			t.Errorf("glob %q vs %q: run = %v, refMatch %v", ignore, p, !want, want)
 		}
 	})
 }

@@ -1,23 +1,12 @@
 package ignore
 
 import (
-	"math/bits"
 	"strings"
 )
 
-// This file compiles the glob of one ignore-file line and matches it
-// against a subject: the basename of a path for a pattern without a slash,
-// else the path relative to the ignore file's directory.
-//
-// A glob is a literal head, compared as a string, and a program of tokens
-// for the rest of the subject. The program runs over the set of offsets of
-// the subject that the tokens read so far can end at, one token at a time:
-// each token maps that set to the next, and the subject matches when its
-// end is in the last set. Nothing is ever retried, so a program of t tokens
-// costs at most O(t × len(subject)) steps (plus the length of each literal
-// at each offset): "a*a*a*a*a*a*b" against a long run of "a" costs what any
-// glob of its length costs, never an exponential search. Common shapes
-// ("*.o", "vendor/*", "**/tmp") take shortcuts that give the same answers.
+// This file compiles the glob of one ignore-file line: a literal head,
+// compared as a string, and a program of tokens for the rest of the
+// subject (see globmatch.go).
 
 // tokKind is what one token of a glob program reads.
 type tokKind uint8
@@ -47,6 +36,7 @@ const (
 	shapeAny            // "**" at the end
 	shapeSuffix         // "*" then a literal (tail)
 	shapeDirsTail       // "**/" then tokens with no other "**", reading depth slashes
+	shapeFlat           // no "**"
 )
 
 // glob is a compiled pattern body: no "!", no trailing "/", and no leading
@@ -57,6 +47,9 @@ type glob struct {
 	shape shape
 	tail  string // shapeSuffix: the literal after the star
 	depth int    // shapeDirsTail: the "/" the tokens after "**/" read
+	// The last fixed tokens of prog (literals, "?" and sets, after the last
+	// star) and the bytes they read, which are the subject's last ones.
+	fixed, width int
 }
 
 // isMeta reports whether c is special in a glob.
@@ -161,9 +154,22 @@ func tokenize(s string) ([]token, bool) {
 // classify picks the shortcut for g's program, if one applies.
 func (g *glob) classify() {
 	p := g.prog
+	for i := len(p) - 1; i >= 0; i-- {
+		switch p[i].kind {
+		case tokLit:
+			g.width += len(p[i].lit)
+		case tokOne, tokSet:
+			g.width++
+		default:
+			i = -1
+			continue
+		}
+		g.fixed++
+	}
 	switch {
 	case len(p) == 0:
 		g.shape = shapeEmpty
+		return
 	case len(p) == 1 && p[0].kind == tokStar:
 		g.shape = shapeStar
 	case len(p) == 1 && p[0].kind == tokAny:
@@ -179,143 +185,15 @@ func (g *glob) classify() {
 			depth += strings.Count(t.lit, "/")
 		}
 		g.shape, g.depth = shapeDirsTail, depth
+	default:
+		for _, t := range p {
+			if t.kind == tokAny || t.kind == tokDirs {
+				return
+			}
+		}
+		g.shape = shapeFlat
 	}
 }
 
 // literal reports whether g matches exactly one subject, its head.
 func (g *glob) literal() bool { return g.shape == shapeEmpty }
-
-// match reports whether g matches all of s.
-func (g *glob) match(s string) bool {
-	rest, ok := strings.CutPrefix(s, g.head)
-	if !ok {
-		return false
-	}
-	switch g.shape {
-	case shapeEmpty:
-		return rest == ""
-	case shapeStar:
-		return strings.IndexByte(rest, '/') < 0
-	case shapeAny:
-		return true
-	case shapeSuffix:
-		mid := len(rest) - len(g.tail)
-		return mid >= 0 && rest[mid:] == g.tail && strings.IndexByte(rest[:mid], '/') < 0
-	case shapeDirsTail:
-		// The tokens after "**/" read exactly depth slashes, so they can
-		// only match the last depth+1 components of rest.
-		start, ok := lastComponents(rest, g.depth+1)
-		return ok && run(g.prog[1:], rest[start:])
-	}
-	return run(g.prog, rest)
-}
-
-// lastComponents returns the offset where the last k (≥ 1) slash-separated
-// components of s begin; false if s has fewer.
-func lastComponents(s string, k int) (int, bool) {
-	end := len(s)
-	for ; k > 1; k-- {
-		end = strings.LastIndexByte(s[:end], '/')
-		if end < 0 {
-			return 0, false
-		}
-	}
-	return strings.LastIndexByte(s[:end], '/') + 1, true
-}
-
-// run reports whether prog matches all of s, by stepping the set of
-// reachable offsets (see the top of this file).
-func run(prog []token, s string) bool {
-	words := len(s)/64 + 1
-	var buf [8]uint64 // subjects up to 255 bytes need no allocation
-	var cur, next offsets
-	if words <= len(buf)/2 {
-		cur, next = buf[:words], buf[words:2*words]
-	} else {
-		m := make([]uint64, 2*words)
-		cur, next = m[:words], m[words:]
-	}
-	cur.add(0)
-	for _, t := range prog {
-		clear(next)
-		if !step(t, s, cur, next) {
-			return false
-		}
-		cur, next = next, cur
-	}
-	return cur.has(len(s))
-}
-
-// step sets in next the offsets of s that token t can end at when it starts
-// at an offset in cur, and reports whether there is any.
-func step(t token, s string, cur, next offsets) bool {
-	found := false
-	switch t.kind {
-	case tokLit, tokOne, tokSet:
-		for w, word := range cur {
-			for ; word != 0; word &= word - 1 {
-				p := w<<6 + bits.TrailingZeros64(word)
-				if q := t.advance(s, p); q >= 0 {
-					next.add(q)
-					found = true
-				}
-			}
-		}
-		return found
-	}
-	// The stars: sweep the offsets from the lowest in cur, carrying whether
-	// the offset before was reachable and what lies between.
-	reached, seen := false, false
-	for q := cur.lowest(); q <= len(s); q++ {
-		in := cur.has(q)
-		switch t.kind {
-		case tokStar: // from an offset in cur, through bytes that are not "/"
-			reached = in || reached && s[q-1] != '/'
-		case tokAny: // from any offset in cur, through anything
-			reached = true
-		case tokDirs: // staying put, or through anything up to a "/"
-			reached = in || seen && s[q-1] == '/'
-			seen = seen || in
-		}
-		if reached {
-			next.add(q)
-			found = true
-		}
-	}
-	return found
-}
-
-// advance returns the offset after t matched at offset p of s, or -1.
-func (t token) advance(s string, p int) int {
-	switch t.kind {
-	case tokLit:
-		if strings.HasPrefix(s[p:], t.lit) {
-			return p + len(t.lit)
-		}
-	case tokOne:
-		if p < len(s) && s[p] != '/' {
-			return p + 1
-		}
-	case tokSet:
-		if p < len(s) && t.set.has(s[p]) {
-			return p + 1
-		}
-	}
-	return -1
-}
-
-// offsets is a set of offsets into a subject, a bit per offset.
-type offsets []uint64
-
-func (o offsets) add(p int)      { o[p>>6] |= 1 << (p & 63) }
-func (o offsets) has(p int) bool { return o[p>>6]&(1<<(p&63)) != 0 }
-
-// lowest returns the smallest offset in o, which is not empty.
-func (o offsets) lowest() int {
-	for w, word := range o {
-		if word != 0 {
-			return w<<6 + bits.TrailingZeros64(word)
-		}
-	}
-	return len(o) << 6
-}

@@ -2,6 +2,7 @@ package ignore
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"path"
 	"strings"
 	"testing"
@@ -282,6 +283,9 @@ func TestGlobBounded(t *testing.T) {
 		want          bool
 	}{
 		{strings.Repeat("a*", 30) + "b", long, false},
+		{strings.Repeat("a*", 30) + "c*", long, false},
+		{"**/" + strings.Repeat("a*", 30) + "c*", long, false},
+		{"**/" + strings.Repeat("a*", 30) + "c*/**", long + "/" + long, false},
 		{strings.Repeat("a*", 30) + "a", long, true},
 		{strings.Repeat("**/a", 30) + "/b", strings.Repeat("a/", 2000) + "c", false},
 		{strings.Repeat("*a", 30) + "**/b", long + "/" + long, false},
@@ -300,15 +304,24 @@ func TestGlobBounded(t *testing.T) {
 }
 
 func BenchmarkGlobPathological(b *testing.B) {
-	g, ok := compileGlob(strings.Repeat("a*", 30) + "b")
-	if !ok {
-		b.Fatal("compileGlob failed")
-	}
-	s := strings.Repeat("a", 200)
-	for b.Loop() {
-		if g.match(s) {
-			b.Fatal("matched")
+	stars := strings.Repeat("a*", 30) + "c*"
+	for _, tt := range []struct{ name, body, subject string }{
+		{"flat", stars, strings.Repeat("a", 200)},
+		{"dirs", "**/" + stars, strings.Repeat("a", 200)},
+		{"general", "**/" + stars + "/**", strings.Repeat("a", 100) + "/" + strings.Repeat("a", 100)},
+	} {
+		g, ok := compileGlob(tt.body)
+		if !ok {
+			b.Fatal("compileGlob failed")
 		}
+		s := tt.subject
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				if g.match(s) {
+					b.Fatal("matched")
+				}
+			}
+		})
 	}
 }
 
@@ -349,4 +362,49 @@ func refMatch(prog []token, s string) bool {
 	}
 	q := t.advance(s, 0)
 	return q >= 0 && refMatch(rest, s[q:])
+}
+
+// TestRunAgreesWithFlat checks the two general matchers against each other
+// on random programs without "**" and subjects long enough to span several
+// words of offsets.
+func TestRunAgreesWithFlat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	pieces := []string{"a", "b", "ab", "/", "*", "*", "?", "[ab]", "[!a]", ".", "a/b", "\\*"}
+	matched := 0
+	for range 3000 {
+		var pat strings.Builder
+		for range 1 + rng.IntN(12) {
+			pat.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		body := pat.String()
+		subject := make([]byte, 40+rng.IntN(300))
+		for i := range subject {
+			subject[i] = "aab/."[rng.IntN(5)]
+		}
+		s := string(subject)
+		if rng.IntN(2) == 0 { // a subject the glob may well accept
+			s = strings.Repeat("a", 70) + "/" + strings.NewReplacer("*", "ab", "?", "a", "[ab]", "b",
+				"[!a]", "b", "\\", "").Replace(body)
+			body = "*/" + body
+		}
+		g, ok := compileGlob(body)
+		if !ok || g.shape != shapeFlat && g.shape != shapeStar && g.shape != shapeSuffix {
+			continue
+		}
+		rest, ok := strings.CutPrefix(s, g.head)
+		if !ok {
+			continue
+		}
+		flat, dp := matchFlat(g.prog, rest), run(g.prog, rest)
+		if flat != dp {
+			t.Errorf("glob %q on %q: matchFlat %v, run %v", body, s, flat, dp)
+		}
+		if flat {
+			matched++
+		}
+	}
+	t.Logf("%d subjects matched", matched)
+	if matched < 100 {
+		t.Errorf("%d subjects matched: too few for the test to mean much", matched)
+	}
 }
