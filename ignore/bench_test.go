@@ -186,11 +186,15 @@ func BenchmarkMatch(b *testing.B) {
 		}
 	}
 	n := 0
+	start := cpuTime()
 	for i := 0; b.Loop(); i++ {
 		e := paths[i%len(paths)]
 		if l.match(e.path, e.name, e.dir) != nil {
 			n++
 		}
+	}
+	if start > 0 {
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 	}
 	if n == 0 {
 		b.Fatal("no path matched")

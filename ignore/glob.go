@@ -1,8 +1,6 @@
 package ignore
 
-import (
-	"strings"
-)
+import "strings"
 
 // This file compiles the glob of one ignore-file line: a literal head,
 // compared as a string, and a program of tokens for the rest of the
@@ -60,9 +58,10 @@ func isMeta(c byte) bool { return c == '*' || c == '?' || c == '[' || c == '\\' 
 // unknown "[:name:]" class (git check-ignore never reports such a line).
 //
 // The head is the body's longest prefix free of "*", "?", "[" and "\", and
-// a "**" right after it counts as leading, as if a "/" preceded it: git
-// matches "a**/b" like "a" followed by "**/b" (it ignores "ax/y/b"), but
-// "\a**/b" and "[a]**/b", whose heads are empty, with "**" as a plain "*".
+// a "**" right after it counts as leading, as if a "/" preceded it. That is
+// what git check-ignore does: it matches "a**/b" as "a" followed by "**/b"
+// (so "ax/y/b" is ignored), but "\a**/b" and "[a]**/b", whose heads are
+// empty, with "**" as a plain "*".
 func compileGlob(body string) (glob, bool) {
 	n := 0
 	for n < len(body) && !isMeta(body[n]) {
@@ -154,18 +153,7 @@ func tokenize(s string) ([]token, bool) {
 // classify picks the shortcut for g's program, if one applies.
 func (g *glob) classify() {
 	p := g.prog
-	for i := len(p) - 1; i >= 0; i-- {
-		switch p[i].kind {
-		case tokLit:
-			g.width += len(p[i].lit)
-		case tokOne, tokSet:
-			g.width++
-		default:
-			i = -1
-			continue
-		}
-		g.fixed++
-	}
+	g.fixed, g.width = fixedEnd(p)
 	switch {
 	case len(p) == 0:
 		g.shape = shapeEmpty
@@ -193,6 +181,23 @@ func (g *glob) classify() {
 		}
 		g.shape = shapeFlat
 	}
+}
+
+// fixedEnd returns how many tokens at the end of prog read a fixed number
+// of bytes (literals, "?" and sets), and that number.
+func fixedEnd(prog []token) (tokens, width int) {
+	for i := len(prog) - 1; i >= 0; i-- {
+		switch t := prog[i]; t.kind {
+		case tokLit:
+			width += len(t.lit)
+		case tokOne, tokSet:
+			width++
+		default:
+			return tokens, width
+		}
+		tokens++
+	}
+	return tokens, width
 }
 
 // literal reports whether g matches exactly one subject, its head.
