@@ -19,11 +19,26 @@ import (
 // literal: "a*a*a*a*a*a*b" against a long run of "a" costs what any glob
 // of its length costs, never an exponential search.
 
+// matchName reports whether g matches name, which holds no "/".
+func (g *glob) matchName(name string) bool {
+	switch g.shape {
+	case shapeStar:
+		return strings.HasPrefix(name, g.head)
+	case shapeSuffix:
+		return len(name) >= len(g.head)+len(g.tail) && strings.HasPrefix(name, g.head) &&
+			strings.HasSuffix(name, g.tail)
+	}
+	return g.match(name)
+}
+
 // match reports whether g matches all of s.
 func (g *glob) match(s string) bool {
-	rest, ok := strings.CutPrefix(s, g.head)
-	if !ok {
-		return false
+	rest := s
+	if g.head != "" {
+		var ok bool
+		if rest, ok = strings.CutPrefix(s, g.head); !ok {
+			return false
+		}
 	}
 	switch g.shape {
 	case shapeEmpty:

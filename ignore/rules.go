@@ -166,7 +166,7 @@ func (p *pattern) matches(path, name string, isDir bool) bool {
 		return false
 	}
 	if p.flags&flagAnchored == 0 {
-		return p.glob.match(name)
+		return p.glob.matchName(name)
 	}
 	rest, ok := strings.CutPrefix(path, p.base)
 	return ok && p.glob.match(rest)
