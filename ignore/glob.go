@@ -40,14 +40,15 @@ const (
 // glob is a compiled pattern body: no "!", no trailing "/", and no leading
 // "/" (an anchored pattern has it removed).
 type glob struct {
-	head  string
-	prog  []token
 	shape shape
-	tail  string // shapeSuffix: the literal after the star
-	depth int    // shapeDirsTail: the "/" the tokens after "**/" read
+	// Counts are int32: an ignore file holds at most maxFileSize bytes.
+	depth int32 // shapeDirsTail: the "/" the tokens after "**/" read
 	// The last fixed tokens of prog (literals, "?" and sets, after the last
 	// star) and the bytes they read, which are the subject's last ones.
-	fixed, width int
+	fixed, width int32
+	head         string
+	tail         string // shapeSuffix: the literal after the star
+	prog         []token
 }
 
 // isMeta reports whether c is special in a glob.
@@ -153,7 +154,8 @@ func tokenize(s string) ([]token, bool) {
 // classify picks the shortcut for g's program, if one applies.
 func (g *glob) classify() {
 	p := g.prog
-	g.fixed, g.width = fixedEnd(p)
+	fixed, width := fixedEnd(p)
+	g.fixed, g.width = int32(fixed), int32(width)
 	switch {
 	case len(p) == 0:
 		g.shape = shapeEmpty
@@ -172,7 +174,7 @@ func (g *glob) classify() {
 			}
 			depth += strings.Count(t.lit, "/")
 		}
-		g.shape, g.depth = shapeDirsTail, depth
+		g.shape, g.depth = shapeDirsTail, int32(depth)
 	default:
 		for _, t := range p {
 			if t.kind == tokAny || t.kind == tokDirs {

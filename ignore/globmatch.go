@@ -53,16 +53,16 @@ func (g *glob) match(s string) bool {
 	case shapeDirsTail:
 		// The tokens after "**/" read exactly depth slashes, so they can
 		// only match the last depth+1 components of rest.
-		start, ok := lastComponents(rest, g.depth+1)
+		start, ok := lastComponents(rest, int(g.depth)+1)
 		return ok && matchFlat(g.prog[1:], rest[start:])
 	}
 	// The fixed tokens at the end can only match the last bytes: try them
 	// there first, which rejects most subjects at once.
-	mid := len(rest) - g.width
+	mid := len(rest) - int(g.width)
 	if mid < 0 {
 		return false
 	}
-	end := len(g.prog) - g.fixed
+	end := len(g.prog) - int(g.fixed)
 	if !matchFlat(g.prog[end:], rest[mid:]) {
 		return false
 	}

@@ -18,10 +18,10 @@ const (
 
 // pattern is one line of an ignore file.
 type pattern struct {
-	text   string // the line less trailing spaces, as git check-ignore -v shows it
 	flags  uint8
 	glob   glob
 	base   string // directory of the ignore file: "" or "a/b/"
+	text   string // the line less trailing spaces, as git check-ignore -v shows it
 	source string // where the line came from, as git check-ignore -v names it
 	line   int    // 1-based line number in source
 }
