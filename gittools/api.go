@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
 )
 
 // The methods below serve the prompts package (through an interface; prompts does not import gittools).
@@ -114,6 +115,9 @@ func (rp *repo) fileLogText(ctx context.Context, out LogOut, rel string) (string
 
 // openFor opens the repository holding path, which may be a file that no longer exists in the worktree.
 func (r *Repos) openFor(ctx context.Context, sc *roots.Scope, path string) (*repo, func(), error) {
+	if err := scope.RefuseTilde(path); err != nil {
+		return nil, nil, err
+	}
 	rp, unlock, err := r.open(ctx, sc, path)
 	if err == nil {
 		return rp, unlock, nil

@@ -16,7 +16,7 @@ import (
 // BranchArgs are the arguments of git_branch.
 type BranchArgs struct {
 	RepoPath   string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
-	BranchType string `json:"branch_type,omitempty" jsonschema:"local (default), remote or all"`
+	BranchType string `json:"branch_type,omitempty" jsonschema:"local (default), remote or all" enum:"local,remote,all"`
 }
 
 // BranchOut is the structured result of git_branch.

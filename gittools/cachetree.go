@@ -5,74 +5,69 @@ import (
 	"fmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // The cache-tree (TREE extension) records, for directories whose index entries are unchanged since the last
 // tree write, the tree hash they would produce: status compares it with HEAD's trees to skip whole subtrees.
 
-// parseCacheTree reads the TREE extension's pre-order list and records every valid node by full path.
-func parseCacheTree(out map[string]plumbing.Hash, _ string, b []byte) {
-	type frame struct {
-		prefix string
-		left   int
-	}
+// parseCacheTree reads the TREE extension's pre-order list and records every valid node by full path. A node
+// name git would never write refuses the index (see cacheTreePath); an unreadable tail is ignored, as the
+// cache-tree is only a shortcut.
+func parseCacheTree(out map[string]plumbing.Hash, b []byte) error {
 	var stack []frame
-	for len(b) > 0 {
+	for first := true; len(b) > 0; first = false {
 		nul := bytes.IndexByte(b, 0)
 		nl := bytes.IndexByte(b, '\n')
 		if nul < 0 || nl < nul {
-			return
+			return nil
 		}
 		name := string(b[:nul])
 		var count, subtrees int
 		if _, err := fmt.Sscanf(string(b[nul+1:nl]), "%d %d", &count, &subtrees); err != nil {
-			return
+			return nil
 		}
 		b = b[nl+1:]
 		for len(stack) > 0 && stack[len(stack)-1].left == 0 {
 			stack = stack[:len(stack)-1]
 		}
-		full := name
-		if len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			top.left--
-			if top.prefix != "" {
-				full = top.prefix + "/" + name
-			}
+		full, err := cacheTreePath(stack, name, first)
+		if err != nil {
+			return err
 		}
 		if count >= 0 {
 			if len(b) < 20 {
-				return
+				return nil
 			}
 			out[full] = plumbing.Hash(b[:20])
 			b = b[20:]
 		}
 		stack = append(stack, frame{prefix: full, left: subtrees})
 	}
+	return nil
 }
 
-func convertCacheTree(out map[string]plumbing.Hash, es []index.TreeEntry) {
-	type frame struct {
-		prefix string
-		left   int
+// frame is a cache-tree node whose subtrees are still being read.
+type frame struct {
+	prefix string
+	left   int
+}
+
+// cacheTreePath is the full path of a node named name below the open nodes stack, counting it against its
+// parent. The root (first) node has an empty name; every other name must be a path component git would write.
+func cacheTreePath(stack []frame, name string, root bool) (string, error) {
+	if root {
+		if name != "" {
+			return "", badEntry("", name)
+		}
+		return "", nil
 	}
-	var stack []frame
-	for _, e := range es {
-		for len(stack) > 0 && stack[len(stack)-1].left == 0 {
-			stack = stack[:len(stack)-1]
-		}
-		full := e.Path
-		if len(stack) > 0 {
-			top := &stack[len(stack)-1]
-			top.left--
-			if top.prefix != "" {
-				full = top.prefix + "/" + e.Path
-			}
-		}
-		if e.Entries >= 0 {
-			out[full] = e.Hash
-		}
-		stack = append(stack, frame{prefix: full, left: e.Trees})
+	if len(stack) == 0 || !validPathComponent(name) {
+		return "", badEntry("", name)
 	}
+	top := &stack[len(stack)-1]
+	top.left--
+	if top.prefix == "" {
+		return name, nil
+	}
+	return top.prefix + "/" + name, nil
 }

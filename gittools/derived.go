@@ -29,7 +29,7 @@ func (rp *repo) index() (*gitIndex, error) {
 	}
 	idx, err := readIndex(rp.gitDir, "index")
 	if err != nil {
-		return nil, err
+		return nil, rp.noted(err)
 	}
 	rp.derived.index = idx
 	return idx, nil

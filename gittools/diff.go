@@ -32,13 +32,14 @@ type DiffOut struct {
 
 // DiffFile is one changed file.
 type DiffFile struct {
-	Path    string `json:"path"`
-	OldPath string `json:"old_path,omitempty" jsonschema:"for a rename: the path before"`
-	Status  string `json:"status" jsonschema:"A added, D deleted, M modified, R renamed (identical content), T type changed"`
-	Added   int    `json:"added"`
-	Deleted int    `json:"deleted"`
-	Binary  bool   `json:"binary,omitempty"`
-	Omitted bool   `json:"omitted,omitempty" jsonschema:"not in the patch because of the size cap"`
+	Path     string `json:"path"`
+	OldPath  string `json:"old_path,omitempty" jsonschema:"for a rename: the path before"`
+	Status   string `json:"status" jsonschema:"A added, D deleted, M modified, R renamed (identical content), T type changed"`
+	Added    int    `json:"added"`
+	Deleted  int    `json:"deleted"`
+	Binary   bool   `json:"binary,omitempty"`
+	TooLarge bool   `json:"too_large,omitempty" jsonschema:"a side is over the server's --max-file-size: described, not diffed"`
+	Omitted  bool   `json:"omitted,omitempty" jsonschema:"not in the patch because of the size cap"`
 }
 
 const (

@@ -144,56 +144,46 @@ func unmergedUnder(idx *gitIndex, limit string) []string {
 	return out
 }
 
-// maxDiffFile is the largest file whose content is diffed; bigger ones are reported like binary files.
-const maxDiffFile = 8 << 20
-
 // load reads both sides of c.
-func (rp *repo) load(c change) (filePatch, error) {
+func (rp *repo) load(ctx context.Context, c change) (filePatch, error) {
 	oldPath := c.path
 	if c.oldPath != "" {
 		oldPath = c.oldPath
 	}
-	from, err := rp.loadSide(oldPath, c.from)
+	from, err := rp.loadSide(ctx, oldPath, c.from)
 	if err != nil {
 		return filePatch{}, err
 	}
-	to, err := rp.loadSide(c.path, c.to)
+	to, err := rp.loadSide(ctx, c.path, c.to)
 	return filePatch{from: from, to: to}, err
 }
 
-func (rp *repo) loadSide(p string, e entry) (side, error) {
-	s := side{path: p, hash: e.hash, mode: e.mode}
+// loadSide reads one side's content, unless it is over rp.maxRead (Options.MaxReadBytes): then only its
+// size is known and the patch describes it (see writeFilePatch).
+func (rp *repo) loadSide(ctx context.Context, p string, e entry) (side, error) {
+	s := side{path: p, hash: e.hash, mode: e.mode, limit: rp.maxRead}
 	switch {
 	case e.wt:
-		return rp.loadWorktree(p)
+		return rp.loadWorktree(ctx, p)
 	case e.mode == 0 || e.mode == filemode.Submodule:
 		return s, nil
 	}
-	o, err := rp.git.Storer.EncodedObject(plumbing.BlobObject, e.hash)
-	if err != nil {
-		return s, err
+	var err error
+	s.data, s.size, err = rp.readBlobCapped(e.hash, rp.maxRead)
+	if tl := (*tooLarge)(nil); errors.As(err, &tl) {
+		s.big, err = true, nil
 	}
-	if o.Size() > maxDiffFile {
-		s.big = true
-		return s, nil
-	}
-	r, err := o.Reader()
-	if err != nil {
-		return s, err
-	}
-	defer r.Close()
-	s.data, err = io.ReadAll(r)
 	return s, err
 }
 
 // loadWorktree reads a worktree file through os.Root without following symlinks or blocking on FIFOs.
-func (rp *repo) loadWorktree(p string) (side, error) {
+func (rp *repo) loadWorktree(ctx context.Context, p string) (side, error) {
 	loc := rp.loc.Join(p)
 	info, err := loc.Lstat()
 	if err != nil {
 		return side{path: p}, nil // vanished since the scan: absent
 	}
-	s := side{path: p, mode: worktreeMode(info)}
+	s := side{path: p, mode: worktreeMode(info), limit: rp.maxRead}
 	switch s.mode {
 	case 0:
 		return side{path: p}, nil
@@ -204,9 +194,10 @@ func (rp *repo) loadWorktree(p string) (side, error) {
 		}
 		s.data = []byte(target)
 	default:
-		if info.Size() > maxDiffFile {
+		s.size = info.Size()
+		if info.Size() > rp.maxRead {
 			s.big = true
-			s.hash, err = rp.hashFile(p, s.mode)
+			s.hash, err = rp.hashFile(ctx, p, s.mode)
 			return s, err
 		}
 		f, _, err := loc.OpenFile()
@@ -214,10 +205,10 @@ func (rp *repo) loadWorktree(p string) (side, error) {
 			return s, err
 		}
 		defer f.Close()
-		if s.data, err = io.ReadAll(io.LimitReader(f, maxDiffFile+1)); err != nil {
+		if s.data, err = io.ReadAll(io.LimitReader(f, rp.maxRead+1)); err != nil {
 			return s, err
 		}
-		if len(s.data) > maxDiffFile {
+		if int64(len(s.data)) > rp.maxRead {
 			return s, errors.New("file grew while reading")
 		}
 	}

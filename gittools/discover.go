@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,7 @@ func (r *Repos) discover(sc *roots.Scope, repoPath string) (found, error) {
 	}
 	for dir := start; ; dir = filepath.Dir(dir) {
 		if fi, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			f, ok := checkRepo(sc, dir, fi)
+			f, ok := checkRepo(sc, dir, fi, r.log)
 			if !ok {
 				return found{}, errNoRepo(repoPath)
 			}
@@ -79,8 +80,9 @@ func startDir(sc *roots.Scope, repoPath string) (start, top string, ok bool) {
 	return real, loc.Root.Path, true
 }
 
-// checkRepo validates the repository whose worktree is dir and whose .git entry is described by fi.
-func checkRepo(sc *roots.Scope, dir string, fi os.FileInfo) (found, bool) {
+// checkRepo validates the repository whose worktree is dir and whose .git entry is described by fi. A config
+// file too big to check is logged for the client (see noted).
+func checkRepo(sc *roots.Scope, dir string, fi os.FileInfo, log *slog.Logger) (found, bool) {
 	gitDir, ok := gitDirOf(sc, dir, fi)
 	if !ok || !sc.ContainsReal(gitDir) {
 		return found{}, false
@@ -95,7 +97,7 @@ func checkRepo(sc *roots.Scope, dir string, fi os.FileInfo) (found, bool) {
 	if objects := filepath.Join(commonDir, "objects"); !sc.ContainsReal(objects) || !alternatesInside(sc, objects, 0) {
 		return found{}, false
 	}
-	if !worktreeConfigOK(sc, dir, gitDir, commonDir) {
+	if !worktreeConfigOK(sc, dir, gitDir, commonDir, log) {
 		return found{}, false
 	}
 	loc, ok := sc.Locate(dir)
@@ -176,12 +178,16 @@ func alternatesInside(sc *roots.Scope, objects string, depth int) bool {
 }
 
 // worktreeConfigOK accepts a core.worktree setting only when it names dir itself (inside sc).
-func worktreeConfigOK(sc *roots.Scope, dir, gitDir, commonDir string) bool {
+func worktreeConfigOK(sc *roots.Scope, dir, gitDir, commonDir string, log *slog.Logger) bool {
 	for _, p := range []string{filepath.Join(commonDir, "config"), filepath.Join(gitDir, "config.worktree")} {
 		data, err := readSmall(sc, p)
 		if err != nil {
 			if os.IsNotExist(err) {
 				continue
+			}
+			if errors.Is(err, errTooBigMeta) {
+				log.Warn("repository file refused", slog.String("audience", "client"), slog.String("repo", roots.URI(dir)),
+					slog.String("file", ".git/"+filepath.Base(p)), slog.String("reason", "it is over the "+sizeText(maxMetaFile)+" limit grove reads"))
 			}
 			return false
 		}

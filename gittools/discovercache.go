@@ -147,7 +147,7 @@ func vouch(start string, f found, now time.Time) ([]pathCheck, bool) {
 	if len(v.checks) > 0 && v.checks[0].kind != sameDir {
 		dir = filepath.Dir(start) // a file: discovery starts in its directory
 	}
-	for ; dir != f.worktree; dir = filepath.Dir(dir) {
+	for ; dir != f.worktree && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
 		v.absent(filepath.Join(dir, ".git"))
 	}
 	v.existing(f.gitDir)
@@ -218,7 +218,7 @@ func (v *voucher) config(p string) {
 		return
 	}
 	v.existing(p)
-	data, err := os.ReadFile(p)
+	data, err := readSmall(nil, p)
 	if err != nil || bytes.Contains(bytes.ToLower(data), []byte("worktree")) {
 		v.ok = false
 	}

@@ -32,9 +32,21 @@ import (
 
 // Options configures [New]. The zero value of each field is a sensible default, except Scope, which is required.
 type Options struct {
-	Scope    scope.Provider // the roots in force for a request
-	ReadOnly bool           // register only the tools that don't change repositories
-	Logger   *slog.Logger   // nil discards
+	Scope        scope.Provider // the roots in force for a request
+	ReadOnly     bool           // register only the tools that don't change repositories
+	Logger       *slog.Logger   // nil discards
+	MaxReadBytes int64          // the largest blob read into memory (git_show, git_diff, prompts); 0 means 10 MiB
+}
+
+// defaultMaxReadBytes is MaxReadBytes when unset: the server's --max-file-size default.
+const defaultMaxReadBytes = 10 << 20
+
+// maxRead is the blob size limit in force.
+func (r *Repos) maxRead() int64 {
+	if r.opts.MaxReadBytes > 0 {
+		return r.opts.MaxReadBytes
+	}
+	return defaultMaxReadBytes
 }
 
 // Repos holds the open repositories and serves the git_* tools.
@@ -85,11 +97,11 @@ func (r *Repos) Close() error {
 	var first error
 	for _, rp := range repos {
 		rp.mu.Lock()
-		if rp.storage != nil {
-			if err := rp.storage.Close(); err != nil && first == nil {
+		if rp.store != nil {
+			if err := rp.store.Close(); err != nil && first == nil {
 				first = err
 			}
-			rp.storage, rp.git = nil, nil
+			rp.store, rp.git = nil, nil
 		}
 		rp.mu.Unlock()
 	}

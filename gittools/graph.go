@@ -64,12 +64,15 @@ func (rp *repo) commitGraph() *graphFile {
 		return rp.graph
 	}
 	rp.graph = nil
-	if st == (fileStamp{}) || st.mtime == -1 {
+	if st == (fileStamp{}) || st.mtime == -1 || st == rp.badGraph {
 		return nil
 	}
 	idx, err := openGraph(rp.commonDir)
 	if err != nil {
-		return nil // walks fall back to decoding commits
+		// Walks fall back to decoding commits; the client hears of it once per version of the file.
+		rp.badGraph = st
+		rp.noted(&refusedFile{file: ".git/" + graphPath, reason: "it is corrupt or too large; commits are read without it"})
+		return nil
 	}
 	rp.graph = &graphFile{idx: idx, stamp: st}
 	return rp.graph

@@ -32,7 +32,7 @@ func FuzzReadIndex(f *testing.F) {
 			return
 		}
 		for _, e := range idx.entries {
-			if !safeIndexPath(e.name) {
+			if !validRepoPath(e.name) {
 				t.Errorf("parsed an unsafe entry %q", e.name)
 			}
 		}

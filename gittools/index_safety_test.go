@@ -46,8 +46,8 @@ func TestCraftedIndexPathsRefused(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "not a path git would write") {
 				t.Errorf("status with index entry %q: %v, want it refused", bad, err)
 			}
-			if !safeIndexPath("a/b.txt") || !safeIndexPath(".gitignore") || !safeIndexPath("x/.github/y") {
-				t.Error("safeIndexPath refuses ordinary paths")
+			if !validRepoPath("a/b.txt") || !validRepoPath(".gitignore") || !validRepoPath("x/.github/y") {
+				t.Error("validRepoPath refuses ordinary paths")
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package gittools
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -12,8 +13,8 @@ import (
 // maxMetaFile bounds what we read of git's small metadata files (.git, commondir, alternates, config).
 const maxMetaFile = 1 << 20
 
-// readSmall reads a regular file of at most maxMetaFile bytes; anything else, and a file that is (or links to
-// something) outside sc, is an error.
+// readSmall reads a regular file of at most maxMetaFile bytes; anything else (a bigger file is not cut, it is
+// refused), and a file that is (or links to something) outside sc, is an error.
 func readSmall(sc *roots.Scope, p string) ([]byte, error) {
 	fi, err := os.Lstat(p)
 	if err == nil && sc != nil && !sc.ContainsReal(p) {
@@ -33,7 +34,11 @@ func readSmall(sc *roots.Scope, p string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxMetaFile))
+	data, err := io.ReadAll(io.LimitReader(f, maxMetaFile+1))
+	if err == nil && len(data) > maxMetaFile {
+		return nil, errTooBigMeta
+	}
+	return data, err
 }
 
 func firstLine(sc *roots.Scope, p string) (string, bool) {
@@ -48,4 +53,5 @@ func firstLine(sc *roots.Scope, p string) (string, bool) {
 var (
 	errNotRegularMeta = errors.New("not a regular file")
 	errOutsideMeta    = errors.New("outside the roots")
+	errTooBigMeta     = fmt.Errorf("larger than %s", sizeText(maxMetaFile))
 )

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -11,11 +12,13 @@ import (
 
 // side is one side of a file pair; mode 0 means the file is absent on that side.
 type side struct {
-	path string
-	hash plumbing.Hash
-	mode filemode.FileMode
-	data []byte
-	big  bool // larger than maxDiffFile: not loaded
+	path  string
+	hash  plumbing.Hash
+	mode  filemode.FileMode
+	data  []byte
+	size  int64 // the content's size
+	big   bool  // larger than limit: not loaded
+	limit int64 // the read limit it was loaded under
 }
 
 // filePatch is one file's change, contents loaded.
@@ -25,8 +28,22 @@ type filePatch struct {
 
 // patchStat counts one file's changed lines.
 type patchStat struct {
-	added, deleted int
-	binary         bool
+	added, deleted   int
+	binary, tooLarge bool
+}
+
+// bigNote describes the side (or sides) of a file pair too large to read, as git_show describes one blob.
+func bigNote(from, to side) string {
+	var notes []string
+	for _, s := range []side{from, to} {
+		if s.big {
+			notes = append(notes, (&tooLarge{size: s.size, limit: s.limit}).Error())
+		}
+	}
+	if len(notes) == 2 && notes[0] == notes[1] {
+		notes = notes[:1]
+	}
+	return strings.Join(notes, "; ")
 }
 
 // writeFilePatch appends git's patch for fp to b (regexp-free; same bytes as `git diff` for the same edit
@@ -64,8 +81,11 @@ func writeFilePatch(b *bytes.Buffer, fp filePatch, ctx int) patchStat {
 		fmt.Fprintf(b, " %06o", uint32(to.mode))
 	}
 	b.WriteByte('\n')
-	if from.big || to.big || isBinary(from.data) || isBinary(to.data) ||
-		from.mode == filemode.Submodule || to.mode == filemode.Submodule {
+	if from.big || to.big {
+		fmt.Fprintf(b, "Files %s and %s differ: %s\n", label("a/", oldName, from.mode), label("b/", newName, to.mode), bigNote(from, to))
+		return patchStat{tooLarge: true}
+	}
+	if isBinary(from.data) || isBinary(to.data) || from.mode == filemode.Submodule || to.mode == filemode.Submodule {
 		fmt.Fprintf(b, "Binary files %s and %s differ\n", label("a/", oldName, from.mode), label("b/", newName, to.mode))
 		return patchStat{binary: true}
 	}

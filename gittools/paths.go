@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
 )
 
 // repoRel turns a path argument into a slash-separated path relative to the worktree ("" for the worktree
@@ -15,6 +16,9 @@ import (
 func (rp *repo) repoRel(sc *roots.Scope, p string) (string, error) {
 	if p == "" || p == "." {
 		return "", nil
+	}
+	if err := scope.RefuseTilde(p); err != nil {
+		return "", err
 	}
 	if strings.ContainsRune(p, 0) {
 		return "", roots.NotFound(p)

@@ -12,6 +12,7 @@ func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, stat
 	out := DiffOut{Files: []DiffFile{}}
 	var patch, one bytes.Buffer
 	var omitted []string
+	var cutFile string // the one file whose patch was cut, when the first file alone passes the cap
 	for i, c := range changes {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -25,7 +26,7 @@ func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, stat
 			omitted = append(omitted, c.path)
 			continue
 		}
-		fp, err := rp.load(c)
+		fp, err := rp.load(ctx, c)
 		if err != nil {
 			return out, "", fmt.Errorf("reading %s: %w", quotePath(c.path), err)
 		}
@@ -34,12 +35,18 @@ func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, stat
 		}
 		one.Reset()
 		st := writeFilePatch(&one, fp, ctxLines)
-		f.Added, f.Deleted, f.Binary = st.added, st.deleted, st.binary
-		if !statOnly && patch.Len()+one.Len() > maxPatchBytes && patch.Len() > 0 {
+		f.Added, f.Deleted, f.Binary, f.TooLarge = st.added, st.deleted, st.binary, st.tooLarge
+		switch {
+		case statOnly:
+		case patch.Len()+one.Len() <= maxPatchBytes:
+			patch.Write(one.Bytes())
+		case patch.Len() > 0:
 			out.Truncated, f.Omitted = true, true
 			omitted = append(omitted, c.path)
-		} else if !statOnly {
-			patch.Write(one.Bytes())
+		default: // the first file alone passes the cap: its start, to a line end
+			cut := one.Bytes()[:maxPatchBytes]
+			patch.Write(cut[:bytes.LastIndexByte(cut, '\n')+1])
+			out.Truncated, cutFile = true, c.path
 		}
 		out.Files = append(out.Files, f)
 	}
@@ -48,8 +55,18 @@ func (rp *repo) render(ctx context.Context, changes []change, ctxLines int, stat
 	}
 	text := patch.String()
 	if out.Truncated {
-		text += fmt.Sprintf("\n… patch cut at %d KB: %d more files not shown (%s); pass path to see one file, or stat_only=true for the list\n",
-			maxPatchBytes>>10, len(omitted), strings.Join(headOf(omitted, 20), ", "))
+		note := fmt.Sprintf("\n… patch cut at %d KB", maxPatchBytes>>10)
+		if cutFile != "" {
+			note += " inside " + quotePath(cutFile)
+		}
+		if len(omitted) > 0 {
+			note += fmt.Sprintf(": %d more files not shown (%s)", len(omitted), strings.Join(headOf(omitted, 20), ", "))
+		}
+		if len(omitted) == 0 {
+			text += note + "; read the file itself, or ask for fewer context_lines\n"
+		} else {
+			text += note + "; pass path to see one file, or stat_only=true for the list\n"
+		}
 	}
 	out.Patch = text
 	return out, text, nil
@@ -91,6 +108,10 @@ func formatStat(files []DiffFile) string {
 		fmt.Fprintf(&b, " %-*s | ", width, quotePath(f.Path))
 		if f.Binary {
 			b.WriteString("Bin\n")
+			continue
+		}
+		if f.TooLarge {
+			b.WriteString("not diffed: over --max-file-size\n")
 			continue
 		}
 		n := f.Added + f.Deleted

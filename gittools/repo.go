@@ -27,9 +27,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/go-git/go-billy/v5/osfs"
@@ -40,6 +40,7 @@ import (
 
 	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
 )
 
 // errNoRepo is what every failure to find, or to be allowed to open, a repository reads like: missing, outside
@@ -55,23 +56,27 @@ func errNoRepo(repoPath string) error {
 type repo struct {
 	discovered map[discoverKey]*discovered // guarded by Repos.mu, not mu: see rediscover
 
-	mu sync.Mutex // held for a whole operation: go-git is not thread-safe; guards all fields below
+	logger  *slog.Logger // refusals of repository data go here for the client (see noted)
+	maxRead int64        // Options.MaxReadBytes: the largest blob read into memory
 
-	git       *git.Repository // storage opened with filesystem.Options{KeepDescriptors: true}
-	storage   *filesystem.Storage
+	mu ctxLock // held for a whole operation: go-git is not thread-safe; guards all fields below
+
+	git       *git.Repository // on store: storage opened with KeepDescriptors, objects read with size limits
+	store     *objectStore
 	worktree  string // absolute real path of the worktree
 	gitDir    string // absolute real path of the git dir
 	commonDir string // gitDir, or the commondir of a linked worktree
 	loc       roots.Loc
 
-	stamp   stamp   // stat data of index/HEAD/refs when the derived caches were filled
-	derived derived // caches rebuilt when stamp changes (the parsed index)
-	warmed  bool
-	hashes  map[string]wtHash // worktree blob hashes by path, kept across index changes
-	matcher *ignore.Matcher   // built on first status; see ignoreMatcher
-	graph   *graphFile        // see commitGraph
-	commits commitCache       // decoded commits by hash (immutable: never stale)
-	head    *headCache        // see headHash
+	stamp    stamp   // stat data of index/HEAD/refs when the derived caches were filled
+	derived  derived // caches rebuilt when stamp changes (the parsed index)
+	warmed   bool
+	hashes   map[string]wtHash // worktree blob hashes by path, kept across index changes
+	matcher  *ignore.Matcher   // built on first status; see ignoreMatcher
+	graph    *graphFile        // see commitGraph
+	badGraph fileStamp         // the commit-graph file that could not be read, not tried again
+	commits  commitCache       // decoded commits by hash (immutable: never stale)
+	head     *headCache        // see headHash
 }
 
 // open resolves repoPath through sc, finds the repository by walking up from it (never above its root), checks
@@ -79,6 +84,9 @@ type repo struct {
 // repoPath is an absolute path or file:// URI; "" means the only root when there is exactly one.
 func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*repo, func(), error) {
 	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if err := scope.RefuseTilde(repoPath); err != nil {
 		return nil, nil, err
 	}
 	key, began := discoverKeyOf(sc, repoPath), time.Now()
@@ -90,6 +98,9 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 		}
 	}
 	rp, err := r.cached(d)
+	if rf := (*refusedFile)(nil); errors.As(err, &rf) {
+		return nil, nil, err // the repository is there and allowed; the client may learn why it is refused
+	}
 	if err != nil {
 		r.log.Debug("opening repository failed", "repo", repoPath, "err", err)
 		return nil, nil, errNoRepo(repoPath)
@@ -97,7 +108,9 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 	if !known {
 		r.remember(rp, sc, key, d, began)
 	}
-	rp.mu.Lock()
+	if err := rp.mu.LockContext(ctx); err != nil {
+		return nil, nil, err
+	}
 	rp.loc = d.loc
 	if rp.git == nil { // closed since cached returned it
 		rp.mu.Unlock()
@@ -105,6 +118,9 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 	}
 	if err := rp.refresh(); err != nil {
 		rp.mu.Unlock()
+		if rf := (*refusedFile)(nil); errors.As(err, &rf) {
+			return nil, nil, rp.noted(err)
+		}
 		r.log.Debug("refreshing repository failed", "repo", repoPath, "err", err)
 		return nil, nil, errNoRepo(repoPath)
 	}
@@ -121,32 +137,40 @@ func (r *Repos) cached(d found) (*repo, error) {
 	if rp, ok := r.repos[d.gitDir]; ok && rp.worktree == d.worktree {
 		return rp, nil
 	}
-	rp := &repo{worktree: d.worktree, gitDir: d.gitDir, commonDir: d.commonDir}
+	rp := &repo{worktree: d.worktree, gitDir: d.gitDir, commonDir: d.commonDir, loc: d.loc,
+		logger: r.log, maxRead: r.maxRead()}
 	if err := rp.openStorage(); err != nil {
-		return nil, err
+		return nil, rp.noted(err)
 	}
 	r.repos[d.gitDir] = rp
 	r.background("loading the pack index of "+d.worktree, func() { rp.warm(r.stop) })
 	return rp, nil
 }
 
-// openStorage (re)opens the go-git repository. Caller holds rp.mu or owns rp exclusively.
+// openStorage (re)opens the go-git repository on an objectStore. Caller holds rp.mu or owns rp exclusively.
 func (rp *repo) openStorage() error {
-	if rp.storage != nil {
-		rp.storage.Close()
-		rp.storage, rp.git = nil, nil
+	if rp.store != nil {
+		rp.store.Close()
+		rp.store, rp.git = nil, nil
 	}
 	var dot = osfs.New(rp.gitDir, osfs.WithBoundOS())
 	if rp.commonDir != rp.gitDir {
 		dot = dotgit.NewRepositoryFilesystem(dot, osfs.New(rp.commonDir, osfs.WithBoundOS()))
 	}
-	st := filesystem.NewStorageWithOptions(dot, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
-	g, err := git.Open(st, osfs.New(rp.worktree, osfs.WithBoundOS()))
+	dot = boundedFS{Filesystem: dot, refused: func(err error) { rp.noted(err) }}
+	objects := cache.NewObjectLRUDefault()
+	st := filesystem.NewStorageWithOptions(dot, objects, filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: largeObject})
+	store, err := newObjectStore(st, objects, rp.commonDir)
 	if err != nil {
 		st.Close()
 		return err
 	}
-	rp.storage, rp.git = st, g
+	g, err := git.Open(store, osfs.New(rp.worktree, osfs.WithBoundOS()))
+	if err != nil {
+		store.Close()
+		return err
+	}
+	rp.store, rp.git = store, g
 	rp.commits, rp.head = commitCache{}, nil // its commits refer to the old storage
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/grove-mcp/grove/internal/panics"
 )
 
 // scanTracked compares the index entries under limit ("" = all) with the worktree without walking the tree,
@@ -34,7 +36,7 @@ func (rp *repo) scanRange(ctx context.Context, idx *gitIndex, lo, hi int, known 
 		if clean[i-lo] || !worktreeEntry(idx, lo, i) {
 			continue
 		}
-		if c := rp.compareTracked(e, infos[i-lo], idx); c != 0 {
+		if c := rp.compareTracked(ctx, e, infos[i-lo], idx); c != 0 {
 			s.changed[e.name] = c
 		}
 	}
@@ -49,7 +51,7 @@ func worktreeEntry(idx *gitIndex, lo, i int) bool {
 }
 
 // compareTracked returns 0 if info (nil: missing) matches index entry e, else its Y column ('M', 'T', 'D', 'A').
-func (rp *repo) compareTracked(e indexEntry, info fs.FileInfo, idx *gitIndex) byte {
+func (rp *repo) compareTracked(ctx context.Context, e indexEntry, info fs.FileInfo, idx *gitIndex) byte {
 	switch {
 	case info == nil:
 		return 'D'
@@ -59,7 +61,7 @@ func (rp *repo) compareTracked(e indexEntry, info fs.FileInfo, idx *gitIndex) by
 		}
 		return 0 // submodule contents are not compared (gap: dirty submodules show clean)
 	}
-	return rp.compareFile(e, e.name, info, idx)
+	return rp.compareFile(ctx, e, e.name, info, idx)
 }
 
 // Scanning splits the entries into scanWorkers contiguous chunks lstat-ed in parallel, as git's preload-index
@@ -84,7 +86,10 @@ func (rp *repo) lstatEntries(ctx context.Context, idx *gitIndex, lo, hi int, kno
 	var wg sync.WaitGroup
 	for w := range workers {
 		a, b := lo+(hi-lo)*w/workers, lo+(hi-lo)*(w+1)/workers
-		wg.Go(func() { errs[w] = rp.lstatChunk(ctx, idx, lo, a, b, known, infos, clean) })
+		wg.Go(func() {
+			defer panics.Catch(&errs[w]) // the request gets the panic as its error, the process goes on
+			errs[w] = rp.lstatChunk(ctx, idx, lo, a, b, known, infos, clean)
+		})
 	}
 	wg.Wait()
 	return infos, clean, errors.Join(errs...)
@@ -124,12 +129,17 @@ func (rp *repo) lstatChunk(ctx context.Context, idx *gitIndex, lo, a, b int, kno
 	return nil
 }
 
-// realDir reports whether dir and each of its parents is a real directory (not a symlink), memoised in ok.
+// realDir reports whether dir and each of its parents is a real directory (not a symlink), memoised in ok
+// (which holds "." as true). Only relative paths can be: "/" and anything that does not shrink are not.
 func (st *statter) realDir(dir string, ok map[string]bool) bool {
 	if v, seen := ok[dir]; seen {
 		return v
 	}
-	v := st.realDir(path.Dir(dir), ok)
+	parent := path.Dir(dir)
+	if len(parent) >= len(dir) || parent == "/" {
+		return false
+	}
+	v := st.realDir(parent, ok)
 	if v {
 		info, err := st.lstat(dir)
 		v = err == nil && info.IsDir()

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -29,6 +30,7 @@ type ShowOut struct {
 	Content   string     `json:"content,omitempty" jsonschema:"with path: the file's text, or the directory listing"`
 	Binary    bool       `json:"binary,omitempty" jsonschema:"with path: the file is binary; content omitted"`
 	Size      int64      `json:"size,omitempty" jsonschema:"with path: the file's size in bytes"`
+	TooLarge  bool       `json:"too_large,omitempty" jsonschema:"with path: the file is over the server's --max-file-size; content omitted"`
 	Truncated bool       `json:"truncated,omitempty"`
 }
 
@@ -119,10 +121,11 @@ func commitHeader(c *object.Commit) string {
 	return b.String()
 }
 
-// maxShowFile caps the content git_show returns for a file.
+// maxShowFile caps the content git_show returns for a file; only that much of the blob is read.
 const maxShowFile = 100 << 10
 
-// showFile shows path p (asked for as arg) at commit c.
+// showFile shows path p (asked for as arg) at commit c. The blob's size comes from its header: over the read
+// limit (Options.MaxReadBytes) it is described, not read; otherwise at most maxShowFile bytes of it are read.
 func (rp *repo) showFile(c *object.Commit, p, arg string) (ShowOut, string, error) {
 	out := ShowOut{Commit: commitInfo(c)}
 	if p == "" {
@@ -130,31 +133,40 @@ func (rp *repo) showFile(c *object.Commit, p, arg string) (ShowOut, string, erro
 	}
 	hit, err := newTreeLookup(rp).find(c.TreeHash, p)
 	if err != nil {
-		return out, "", err
+		return out, "", rp.noted(err)
 	}
 	if !hit.found {
 		return out, "", fmt.Errorf("path %q does not exist in %s", arg, c.Hash.String()[:7])
 	}
-	if hit.mode == 0o040000 {
+	short := c.Hash.String()[:7]
+	switch hit.mode {
+	case filemode.Dir:
 		return rp.showDir(out, hit.hash, p)
+	case filemode.Submodule:
+		return out, fmt.Sprintf("%s at %s is a submodule at commit %s\n", quotePath(p), short, hit.hash), nil
 	}
-	s, err := rp.loadSide(p, entry{hash: hit.hash, mode: hit.mode})
+	o, err := rp.git.Storer.EncodedObject(plumbing.BlobObject, hit.hash)
+	if err != nil {
+		return out, "", rp.noted(err)
+	}
+	out.Size = o.Size()
+	if out.Size > rp.maxRead {
+		out.TooLarge = true
+		return out, fmt.Sprintf("%s at %s: %s\n", quotePath(p), short, &tooLarge{size: out.Size, limit: rp.maxRead}), nil
+	}
+	data, err := readPrefix(o, maxShowFile)
 	if err != nil {
 		return out, "", err
 	}
-	o, err := rp.git.Storer.EncodedObject(plumbing.BlobObject, hit.hash)
-	if err == nil {
-		out.Size = o.Size()
-	}
 	switch {
-	case s.big || isBinary(s.data):
+	case isBinary(data):
 		out.Binary = true
-		return out, fmt.Sprintf("%s at %s is a binary file (%d bytes); its content is not shown\n", quotePath(p), c.Hash.String()[:7], out.Size), nil
-	case len(s.data) > maxShowFile:
-		out.Content, out.Truncated = string(s.data[:maxShowFile]), true
+		return out, fmt.Sprintf("%s at %s is a binary file (%d bytes); its content is not shown\n", quotePath(p), short, out.Size), nil
+	case out.Size > maxShowFile:
+		out.Content, out.Truncated = string(data), true
 		return out, out.Content + fmt.Sprintf("\n… cut at %d KB of %d bytes; read the file with a range-capable tool for the rest\n", maxShowFile>>10, out.Size), nil
 	}
-	out.Content = string(s.data)
+	out.Content = string(data)
 	return out, out.Content, nil
 }
 

@@ -2,7 +2,6 @@ package gittools
 
 import (
 	"context"
-	"path"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -28,7 +27,7 @@ func (rp *repo) treeVsIndex(ctx context.Context, idx *gitIndex, tree plumbing.Ha
 	out := map[string]byte{}
 	seen := make([]bool, len(idx.entries))
 	if !tree.IsZero() {
-		if err := rp.diffTreeIndex(ctx, idx, "", tree, seen, out); err != nil {
+		if err := rp.diffTreeIndex(ctx, idx, "", tree, seen, out, newTreeBudget()); err != nil {
 			return nil, err
 		}
 	}
@@ -40,7 +39,7 @@ func (rp *repo) treeVsIndex(ctx context.Context, idx *gitIndex, tree plumbing.Ha
 	return out, nil
 }
 
-func (rp *repo) diffTreeIndex(ctx context.Context, idx *gitIndex, dir string, h plumbing.Hash, seen []bool, out map[string]byte) error {
+func (rp *repo) diffTreeIndex(ctx context.Context, idx *gitIndex, dir string, h plumbing.Hash, seen []bool, out map[string]byte, walk *treeBudget) error {
 	if ct, ok := idx.cacheTree[dir]; ok && ct == h {
 		lo, hi := idx.prefixRange(dir)
 		for i := lo; i < hi; i++ {
@@ -48,17 +47,23 @@ func (rp *repo) diffTreeIndex(ctx context.Context, idx *gitIndex, dir string, h 
 		}
 		return nil
 	}
-	if err := ctx.Err(); err != nil {
+	if err := walk.next(ctx); err != nil {
 		return err
 	}
-	t, err := rp.git.TreeObject(h)
+	es, err := rp.treeEntries(h)
 	if err != nil {
 		return err
 	}
-	for _, te := range t.Entries {
-		p := path.Join(dir, te.Name)
+	if err := walk.spend(len(es)); err != nil {
+		return err
+	}
+	for _, te := range es {
+		p, err := walk.child(dir, te.Name)
+		if err != nil {
+			return rp.noted(err)
+		}
 		if te.Mode == filemode.Dir {
-			if err := rp.diffTreeIndex(ctx, idx, p, te.Hash, seen, out); err != nil {
+			if err := rp.diffTreeIndex(ctx, idx, p, te.Hash, seen, out, walk); err != nil {
 				return err
 			}
 			continue

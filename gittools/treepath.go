@@ -2,7 +2,6 @@ package gittools
 
 import (
 	"bytes"
-	"io"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -65,12 +64,7 @@ func (l *treeLookup) entry(t plumbing.Hash, name string) (treeHit, error) {
 	if err != nil {
 		return treeHit{}, err
 	}
-	r, err := o.Reader()
-	if err != nil {
-		return treeHit{}, err
-	}
-	data, err := io.ReadAll(r)
-	r.Close()
+	data, err := readPrefix(o, o.Size()) // at most maxObjectBytes: objectStore refuses bigger trees
 	if err != nil {
 		return treeHit{}, err
 	}

@@ -3,7 +3,6 @@ package gittools
 import (
 	"context"
 	"io/fs"
-	"path"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -158,7 +157,10 @@ func (idx *gitIndex) dirs() map[string]bool {
 	}
 	idx.dirSet = map[string]bool{}
 	for _, e := range idx.entries {
-		for d := path.Dir(e.name); d != "." && !idx.dirSet[d]; d = path.Dir(d) {
+		for d := range parentDirs(e.name) {
+			if idx.dirSet[d] {
+				break
+			}
 			idx.dirSet[d] = true
 		}
 	}

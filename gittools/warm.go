@@ -1,9 +1,7 @@
 package gittools
 
 import (
-	"fmt"
-	"runtime/debug"
-
+	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/grove-mcp/grove/roots"
 )
 
@@ -26,11 +24,7 @@ func (r *Repos) Warm(sc *roots.Scope, dir string) {
 // reaches it, and the process would end with it.
 func (r *Repos) background(what string, f func()) {
 	r.wg.Go(func() {
-		defer func() {
-			if p := recover(); p != nil {
-				r.log.Error("background work panicked", "work", what, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			}
-		}()
+		defer panics.Log(r.log, what)
 		f()
 	})
 }

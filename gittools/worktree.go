@@ -2,8 +2,6 @@ package gittools
 
 import (
 	"context"
-	"errors"
-	"io"
 	"io/fs"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -44,7 +42,7 @@ func (rp *repo) scanWorktree(ctx context.Context, idx *gitIndex, untracked bool,
 }
 
 // compareFile returns 0 if the worktree file rel matches index entry e, else 'M' or 'T'.
-func (rp *repo) compareFile(e indexEntry, rel string, info fs.FileInfo, idx *gitIndex) byte {
+func (rp *repo) compareFile(ctx context.Context, e indexEntry, rel string, info fs.FileInfo, idx *gitIndex) byte {
 	if e.intentToAdd {
 		return 'A'
 	}
@@ -61,7 +59,7 @@ func (rp *repo) compareFile(e indexEntry, rel string, info fs.FileInfo, idx *git
 	if statMatches(e, info) && !racy(e, idx) {
 		return 0
 	}
-	h, err := rp.worktreeHash(rel, info, wm)
+	h, err := rp.worktreeHash(ctx, rel, info, wm)
 	if err != nil || h != e.hash {
 		return 'M'
 	}
@@ -91,12 +89,12 @@ func racy(e indexEntry, idx *gitIndex) bool {
 const maxHashCache = 1 << 17
 
 // worktreeHash hashes the worktree file rel as a blob, remembering the result for its stat data.
-func (rp *repo) worktreeHash(rel string, info fs.FileInfo, m filemode.FileMode) (plumbing.Hash, error) {
+func (rp *repo) worktreeHash(ctx context.Context, rel string, info fs.FileInfo, m filemode.FileMode) (plumbing.Hash, error) {
 	key := keyOf(info)
 	if c, ok := rp.hashes[rel]; ok && c.st == key {
 		return c.hash, nil
 	}
-	h, err := rp.hashFile(rel, m)
+	h, err := rp.hashFile(ctx, rel, m)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -108,7 +106,7 @@ func (rp *repo) worktreeHash(rel string, info fs.FileInfo, m filemode.FileMode) 
 }
 
 // hashFile computes the blob hash of the worktree file rel (a symlink hashes its target, as git stores it).
-func (rp *repo) hashFile(rel string, m filemode.FileMode) (plumbing.Hash, error) {
+func (rp *repo) hashFile(ctx context.Context, rel string, m filemode.FileMode) (plumbing.Hash, error) {
 	loc := rp.loc.Join(rel)
 	if m == filemode.Symlink {
 		target, err := loc.FS().Readlink(loc.Name())
@@ -122,13 +120,5 @@ func (rp *repo) hashFile(rel string, m filemode.FileMode) (plumbing.Hash, error)
 		return plumbing.ZeroHash, err
 	}
 	defer f.Close()
-	hw := plumbing.NewHasher(plumbing.BlobObject, info.Size())
-	n, err := io.Copy(hw, f)
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	if n != info.Size() {
-		return plumbing.ZeroHash, errors.New("file changed while hashing")
-	}
-	return hw.Sum(), nil
+	return hashReader(ctx, f, info.Size())
 }

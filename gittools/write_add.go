@@ -105,13 +105,13 @@ func (st *stager) addPath(ctx context.Context, rel string) error {
 		if st.ix.entry(rel) == nil && st.ignored(rel) {
 			return fmt.Errorf("%q is ignored by a .gitignore or exclude file; not staged", rel)
 		}
-		return st.addFile(rel)
+		return st.addFile(ctx, rel)
 	}
 	return fmt.Errorf("%q: %w", rel, errNotFile)
 }
 
 // addFile stages a regular file or symlink, without reading it again when its stat data says it is unchanged.
-func (st *stager) addFile(rel string) error {
+func (st *stager) addFile(ctx context.Context, rel string) error {
 	st.seen[rel] = true
 	var keep filemode.FileMode
 	old := st.ix.entry(rel)
@@ -123,7 +123,7 @@ func (st *stager) addFile(rel string) error {
 			return nil
 		}
 	}
-	e, err := st.rp.worktreeEntry(st.wt, rel, st.fileMode, keep, st.conv)
+	e, err := st.rp.worktreeEntry(ctx, st.wt, rel, st.fileMode, keep, st.conv)
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ func (st *stager) addDir(ctx context.Context, rel string) error {
 		}
 		t := d.Type()
 		if t.IsRegular() || t&fs.ModeSymlink != 0 {
-			return st.addWalked(p)
+			return st.addWalked(ctx, p)
 		}
 		st.skipped = append(st.skipped, p)
 		return nil
@@ -95,8 +95,8 @@ func (st *stager) enterDir(rel, p string) error {
 // addWalked stages a file the walk found (the walk never follows symlinks, so its parents were real
 // directories; os.Root keeps a later swap inside the worktree). Files that vanished or turned into something
 // else meanwhile are left for removeMissing or skipped.
-func (st *stager) addWalked(p string) error {
-	err := st.addFile(p)
+func (st *stager) addWalked(ctx context.Context, p string) error {
+	err := st.addFile(ctx, p)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errNotFile) {
 		st.skipped = append(st.skipped, p)
 		return nil

@@ -50,7 +50,7 @@ func (rp *repo) newConversions(wt *os.Root) *conversions {
 func (c *conversions) attrs(rel string) map[string]gitattributes.Attribute {
 	var stack []gitattributes.MatchAttribute
 	dirs := []string{"."}
-	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+	for d := range parentDirs(rel) {
 		dirs = append(dirs, d)
 	}
 	for i := len(dirs) - 1; i >= 0; i-- {
@@ -78,16 +78,19 @@ func (c *conversions) attrs(rel string) map[string]gitattributes.Attribute {
 	return m
 }
 
-// checkIn refuses staging data as rel when git would filter or convert it.
-func (c *conversions) checkIn(rel string, data []byte) error {
+// checkIn refuses staging rel when git would filter it; crlf reports whether git would convert its line
+// endings, so that its content must have no CRLF (errCRLF), which the caller checks while reading it.
+func (c *conversions) checkIn(rel string) (crlf bool, err error) {
 	a := c.attrs(rel)
 	if err := c.checkFilters(rel, a); err != nil {
-		return err
+		return false, err
 	}
-	if c.converts(a, c.autocrlf != "") && bytes.Contains(data, []byte("\r\n")) {
-		return fmt.Errorf("%s has CRLF line endings that git would convert (core.autocrlf or the text/eol attributes); grove stores bytes unchanged, so stage it with git", rel)
-	}
-	return nil
+	return c.converts(a, c.autocrlf != ""), nil
+}
+
+// errCRLF is the refusal of a file with CRLF line endings git would convert.
+func errCRLF(rel string) error {
+	return fmt.Errorf("%s has CRLF line endings that git would convert (core.autocrlf or the text/eol attributes); grove stores bytes unchanged, so stage it with git", rel)
 }
 
 // checkOut refuses writing rel into the worktree when git would filter or convert it.
@@ -140,8 +143,8 @@ func (rp *repo) treeAttributes(files map[string]blobEntry) func(dir string) []gi
 		if !ok || e.Mode == filemode.Symlink {
 			return nil
 		}
-		data, err := rp.readBlob(e.Hash)
-		if err != nil || len(data) > maxAttributesFile {
+		data, _, err := rp.readBlobCapped(e.Hash, maxAttributesFile)
+		if err != nil {
 			return nil
 		}
 		attrs, err := gitattributes.ReadAttributes(bytes.NewReader(data), domain, domain == nil)

@@ -70,7 +70,7 @@ func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 // switchTo plans the switch from head to target, refuses it on any conflict, then writes the worktree, the
 // index and HEAD, in that order (as git does).
 func (rp *repo) switchTo(ctx context.Context, head, target *plumbing.Reference, out *CheckoutOut) error {
-	cur, tgtFiles, from, err := rp.switchTrees(target)
+	cur, tgtFiles, from, err := rp.switchTrees(ctx, target)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func (rp *repo) switchTo(ctx context.Context, head, target *plumbing.Reference, 
 		return err
 	}
 	defer wt.Close()
-	plan := rp.makePlan(wt, ix, cur, tgtFiles)
+	plan := rp.makePlan(ctx, wt, ix, cur, tgtFiles)
 	if len(plan.unsupported) > 0 {
 		return fmt.Errorf("cannot switch to %q with grove; nothing was changed:\n  %s", target.Name().Short(),
 			strings.Join(plan.unsupported[:min(len(plan.unsupported), 20)], "\n  "))
@@ -98,7 +98,7 @@ func (rp *repo) switchTo(ctx context.Context, head, target *plumbing.Reference, 
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := rp.applyPlan(wt, ix, plan); err != nil {
+	if err := rp.applyPlan(ctx, wt, ix, plan); err != nil {
 		return fmt.Errorf("switching to %s failed part-way; run git_status to see the worktree: %w", target.Name().Short(), err)
 	}
 	if err := ix.save(); err != nil {
@@ -123,7 +123,7 @@ func headName(head *plumbing.Reference) string {
 }
 
 // switchTrees reads the files of HEAD (none on an unborn branch) and of target, and HEAD's commit hash.
-func (rp *repo) switchTrees(target *plumbing.Reference) (cur, tgt map[string]blobEntry, from plumbing.Hash, err error) {
+func (rp *repo) switchTrees(ctx context.Context, target *plumbing.Reference) (cur, tgt map[string]blobEntry, from plumbing.Hash, err error) {
 	tc, err := rp.git.CommitObject(target.Hash())
 	if err != nil {
 		return nil, nil, from, fmt.Errorf("reading %s: %w", target.Name().Short(), err)
@@ -135,10 +135,10 @@ func (rp *repo) switchTrees(target *plumbing.Reference) (cur, tgt map[string]blo
 	if cc != nil {
 		from = cc.Hash
 	}
-	if cur, err = flatTree(cc); err != nil {
+	if cur, err = rp.flatTree(ctx, cc); err != nil {
 		return nil, nil, from, err
 	}
-	tgt, err = flatTree(tc)
+	tgt, err = rp.flatTree(ctx, tc)
 	return cur, tgt, from, err
 }
 

@@ -4,6 +4,7 @@ package gittools
 // temp file + rename, never through a symlink, all through the worktree's os.Root.
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -14,12 +15,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // applyPlan changes the worktree and the in-memory index as plan says.
-func (rp *repo) applyPlan(wt *os.Root, ix *indexFile, plan checkoutPlan) error {
+func (rp *repo) applyPlan(ctx context.Context, wt *os.Root, ix *indexFile, plan checkoutPlan) error {
 	removes := slices.Clone(plan.removes)
 	slices.Reverse(removes) // children before the directories they empty
 	for _, p := range removes {
@@ -29,7 +31,7 @@ func (rp *repo) applyPlan(wt *os.Root, ix *indexFile, plan checkoutPlan) error {
 		ix.removeName(p)
 	}
 	for _, p := range plan.writes {
-		e, err := rp.writeEntry(wt, p, plan.target[p])
+		e, err := rp.writeEntry(ctx, wt, p, plan.target[p])
 		if err != nil {
 			return err
 		}
@@ -54,7 +56,7 @@ func removeTracked(wt *os.Root, p string) error {
 	if err := wt.Remove(filepath.FromSlash(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("removing %s: %w", p, pathErr(err))
 	}
-	for dir := path.Dir(p); dir != "."; dir = path.Dir(dir) {
+	for dir := range parentDirs(p) {
 		if wt.Remove(filepath.FromSlash(dir)) != nil {
 			break // not empty
 		}
@@ -62,8 +64,9 @@ func removeTracked(wt *os.Root, p string) error {
 	return nil
 }
 
-// writeEntry writes the target's version of p and returns its index entry with fresh stat data.
-func (rp *repo) writeEntry(wt *os.Root, p string, b blobEntry) (*index.Entry, error) {
+// writeEntry writes the target's version of p and returns its index entry with fresh stat data. The blob is
+// streamed into the file, so its size costs time, not memory.
+func (rp *repo) writeEntry(ctx context.Context, wt *os.Root, p string, b blobEntry) (*index.Entry, error) {
 	name := filepath.FromSlash(p)
 	if err := makeParents(wt, p); err != nil {
 		return nil, err
@@ -81,11 +84,11 @@ func (rp *repo) writeEntry(wt *os.Root, p string, b blobEntry) (*index.Entry, er
 			return nil, fmt.Errorf("replacing the directory %s: %w", p, pathErr(err))
 		}
 	}
-	data, err := rp.readBlob(b.Hash)
+	o, err := rp.git.Storer.EncodedObject(plumbing.BlobObject, b.Hash)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("reading blob %s for %s: %w", b.Hash.String()[:shortLen], p, rp.noted(err))
 	}
-	fi, err := replaceFile(wt, p, data, b.Mode)
+	fi, err := replaceFile(ctx, wt, p, o, b.Mode)
 	if err != nil {
 		return nil, fmt.Errorf("writing %s: %w", p, pathErr(err))
 	}
@@ -116,15 +119,15 @@ func makeParents(wt *os.Root, p string) error {
 	return checkParents(wt, p)
 }
 
-// replaceFile writes data as p (a symlink for mode 120000) into a temporary name beside it, then renames it
+// replaceFile writes blob o as p (a symlink for mode 120000) into a temporary name beside it, then renames it
 // over p, so readers see the old file or the new one, never a part.
-func replaceFile(wt *os.Root, p string, data []byte, mode filemode.FileMode) (fs.FileInfo, error) {
+func replaceFile(ctx context.Context, wt *os.Root, p string, o plumbing.EncodedObject, mode filemode.FileMode) (fs.FileInfo, error) {
 	tmp := filepath.FromSlash(path.Join(path.Dir(p), ".grove-"+rand.Text()[:12]+".tmp"))
 	var err error
 	if mode == filemode.Symlink {
-		err = wt.Symlink(string(data), tmp)
+		err = writeSymlink(wt, tmp, o)
 	} else {
-		err = writeNew(wt, tmp, data, mode)
+		err = writeNew(ctx, wt, tmp, o, mode)
 	}
 	if err == nil {
 		err = wt.Rename(tmp, filepath.FromSlash(p))
@@ -136,8 +139,22 @@ func replaceFile(wt *os.Root, p string, data []byte, mode filemode.FileMode) (fs
 	return wt.Lstat(filepath.FromSlash(p))
 }
 
-// writeNew creates the new file name (it must not exist) with data; executable for mode 100755.
-func writeNew(wt *os.Root, name string, data []byte, mode filemode.FileMode) error {
+// writeSymlink creates the symlink name pointing where blob o says; a target longer than a path can be is
+// refused.
+func writeSymlink(wt *os.Root, name string, o plumbing.EncodedObject) error {
+	if o.Size() > maxRepoPath {
+		return fmt.Errorf("symbolic link target of %s, longer than a path can be", sizeText(o.Size()))
+	}
+	target, err := readPrefix(o, o.Size())
+	if err != nil {
+		return err
+	}
+	return wt.Symlink(string(target), name)
+}
+
+// writeNew creates the new file name (it must not exist) with the content of blob o; executable for mode
+// 100755.
+func writeNew(ctx context.Context, wt *os.Root, name string, o plumbing.EncodedObject, mode filemode.FileMode) error {
 	perm := os.FileMode(0o644)
 	if mode == filemode.Executable {
 		perm = 0o755
@@ -146,7 +163,7 @@ func writeNew(wt *os.Root, name string, data []byte, mode filemode.FileMode) err
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	err = copyObject(ctx, f, o)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -7,6 +7,7 @@ package gittools
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,7 +18,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
@@ -35,6 +35,7 @@ type checkoutPlan struct {
 
 // planner holds what planning reads.
 type planner struct {
+	ctx       context.Context
 	rp        *repo
 	wt        *os.Root
 	ix        *indexFile
@@ -50,10 +51,10 @@ func (pl *planner) conflict(p, reason string) {
 }
 
 // makePlan compares HEAD's files (cur) with the target's (tgt) against the index and the worktree.
-func (rp *repo) makePlan(wt *os.Root, ix *indexFile, cur, tgt map[string]blobEntry) checkoutPlan {
+func (rp *repo) makePlan(ctx context.Context, wt *os.Root, ix *indexFile, cur, tgt map[string]blobEntry) checkoutPlan {
 	conv := rp.newConversions(wt)
 	conv.tree = rp.treeAttributes(tgt)
-	pl := &planner{rp: rp, wt: wt, ix: ix, cur: cur, tgt: tgt, fileMode: rp.fileModeTrusted(), conv: conv,
+	pl := &planner{ctx: ctx, rp: rp, wt: wt, ix: ix, cur: cur, tgt: tgt, fileMode: rp.fileModeTrusted(), conv: conv,
 		plan: checkoutPlan{target: tgt}, removeSet: map[string]bool{}}
 	var changed []string
 	for p, c := range cur {
@@ -120,11 +121,10 @@ func (pl *planner) clean(p string, e *index.Entry) bool {
 	if err != nil || fi.IsDir() {
 		return e.Mode == 0o160000 && err == nil // a submodule is a directory; its contents are not ours
 	}
-	data, fi, err := readWorktree(pl.wt, filepath.FromSlash(p))
+	h, fi, err := blobHash(pl.ctx, pl.wt, filepath.FromSlash(p))
 	if err != nil {
-		return false
+		return false // unreadable, or the request ended: switchTo checks ctx before writing anything
 	}
-	h := plumbing.ComputeHash(plumbing.BlobObject, data)
 	return h == e.Hash && entryMode(fi, pl.fileMode, e.Mode) == e.Mode
 }
 

@@ -42,7 +42,7 @@ func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *root
 		return nil, CommitOut{}, err
 	}
 	defer unlock()
-	out, err := rp.commitIndex(msg)
+	out, err := rp.commitIndex(ctx, msg)
 	if err != nil {
 		return nil, CommitOut{}, err
 	}
@@ -55,7 +55,7 @@ func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *root
 }
 
 // commitIndex records the index as a commit on HEAD's branch (or on a detached HEAD).
-func (rp *repo) commitIndex(msg string) (CommitOut, error) {
+func (rp *repo) commitIndex(ctx context.Context, msg string) (CommitOut, error) {
 	ix, err := rp.loadIndex()
 	if err != nil {
 		return CommitOut{}, err
@@ -80,7 +80,7 @@ func (rp *repo) commitIndex(msg string) (CommitOut, error) {
 	if parent != nil && parent.TreeHash == tree || parent == nil && len(entries) == 0 {
 		return CommitOut{}, errors.New("nothing to commit: the index matches HEAD; stage changes with git_add first")
 	}
-	files, err := rp.changedPaths(parent, tree)
+	files, err := rp.changedPaths(ctx, parent, tree)
 	if err != nil {
 		return CommitOut{}, err
 	}
@@ -147,20 +147,13 @@ func (rp *repo) advance(head *plumbing.Reference, parent *object.Commit, h plumb
 	return name, nil
 }
 
-// changedPaths counts the paths that differ between parent's tree (none for a root commit) and tree.
-func (rp *repo) changedPaths(parent *object.Commit, tree plumbing.Hash) (int, error) {
-	var from *object.Tree
+// changedPaths counts the paths that differ between parent's tree (none for a root commit) and tree, a rename
+// of identical content counting once, as git's summary counts it.
+func (rp *repo) changedPaths(ctx context.Context, parent *object.Commit, tree plumbing.Hash) (int, error) {
+	var from plumbing.Hash
 	if parent != nil {
-		t, err := parent.Tree()
-		if err != nil {
-			return 0, err
-		}
-		from = t
+		from = parent.TreeHash
 	}
-	to, err := rp.git.TreeObject(tree)
-	if err != nil {
-		return 0, err
-	}
-	changes, err := object.DiffTree(from, to)
+	changes, err := rp.diffTrees(ctx, from, tree, "")
 	return len(changes), err
 }

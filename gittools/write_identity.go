@@ -7,6 +7,7 @@ package gittools
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,9 +21,6 @@ import (
 var errNoIdentity = errors.New("no git identity configured: the user must set user.name and user.email " +
 	"(git config --global user.name \"Name\"; git config --global user.email you@example.com) or the " +
 	"GIT_AUTHOR_NAME/GIT_AUTHOR_EMAIL and GIT_COMMITTER_NAME/GIT_COMMITTER_EMAIL environment variables of the server")
-
-// maxConfigFile bounds the global config files read for the identity.
-const maxConfigFile = 1 << 20
 
 // signature returns the identity for role ("author" or "committer") at now.
 func (rp *repo) signature(role string, now time.Time) (object.Signature, error) {
@@ -100,8 +98,14 @@ func globalConfigs() []*config.Config {
 	return out
 }
 
+// readConfigFile parses the config file p; a missing or unreadable one, or one over maxConfigFile, is none.
 func readConfigFile(p string) *config.Config {
-	data, err := os.ReadFile(p)
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigFile+1))
 	if err != nil || len(data) > maxConfigFile {
 		return nil
 	}

@@ -5,14 +5,12 @@ package gittools
 // index. go-git's own SetIndex truncates the index in place, which a concurrent git could read half-written.
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"slices"
 	"strings"
 	"time"
@@ -32,7 +30,8 @@ type indexFile struct {
 	dirs   map[string]int            // how many entries lie below each directory
 }
 
-// loadIndex reads the repository's index (an empty one if there is none). Call close when done.
+// loadIndex reads the repository's index (an empty one if there is none), checked as the read tools check it
+// (checkedIndex) before go-git decodes it for writing. Call close when done.
 func (rp *repo) loadIndex() (*indexFile, error) {
 	gd, err := rp.openDir(rp.gitDir)
 	if err != nil {
@@ -46,19 +45,32 @@ func (rp *repo) loadIndex() (*indexFile, error) {
 		gd.Close()
 		return nil, fmt.Errorf("reading the index: %w", pathErr(err))
 	default:
-		if fi, err := f.Stat(); err == nil {
-			idx.ModTime = fi.ModTime()
-		}
-		err = index.NewDecoder(bufio.NewReader(f)).Decode(idx)
+		err = decodeChecked(f, idx)
 		f.Close()
 		if err != nil {
 			gd.Close()
-			return nil, fmt.Errorf("reading the index: %w", err)
+			return nil, rp.noted(err)
 		}
 	}
 	ix := &indexFile{idx: idx, gitDir: gd}
 	ix.replaceAll(idx.Entries)
 	return ix, nil
+}
+
+// decodeChecked reads the index file f into idx once checkedIndex accepts it.
+func decodeChecked(f *os.File, idx *index.Index) error {
+	data, fi, err := readIndexFile(f, "index")
+	if err != nil {
+		return err
+	}
+	if _, err := checkedIndex(data, "index"); err != nil {
+		return err
+	}
+	idx.ModTime = fi.ModTime()
+	if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
+		return fmt.Errorf("reading the index: %w", err)
+	}
+	return nil
 }
 
 func (ix *indexFile) close() { ix.gitDir.Close() }
@@ -115,7 +127,7 @@ func (ix *indexFile) entry(name string) *index.Entry {
 // directory or a file (a/b replaces a file a; a file a replaces a/...), as git's add_index_entry does.
 func (ix *indexFile) set(e *index.Entry) {
 	ix.removeName(e.Name)
-	for d := path.Dir(e.Name); d != "."; d = path.Dir(d) {
+	for d := range parentDirs(e.Name) {
 		ix.removeName(d)
 	}
 	if ix.dirs[e.Name] > 0 {
@@ -126,7 +138,7 @@ func (ix *indexFile) set(e *index.Entry) {
 
 func (ix *indexFile) add(e *index.Entry) {
 	if len(ix.byName[e.Name]) == 0 {
-		for d := path.Dir(e.Name); d != "."; d = path.Dir(d) {
+		for d := range parentDirs(e.Name) {
 			ix.dirs[d]++
 		}
 	}
@@ -139,7 +151,7 @@ func (ix *indexFile) removeName(name string) bool {
 		return false
 	}
 	delete(ix.byName, name)
-	for d := path.Dir(name); d != "."; d = path.Dir(d) {
+	for d := range parentDirs(name) {
 		if ix.dirs[d]--; ix.dirs[d] <= 0 {
 			delete(ix.dirs, d)
 		}

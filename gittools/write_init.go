@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
 )
 
 // InitArgs are the arguments of git_init.
@@ -31,6 +32,9 @@ const initConfig = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\t
 // like a broken repository.
 func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in InitArgs) (*mcp.CallToolResult, InitOut, error) {
 	if err := ctx.Err(); err != nil {
+		return nil, InitOut{}, err
+	}
+	if err := scope.RefuseTilde(in.RepoPath); err != nil {
 		return nil, InitOut{}, err
 	}
 	loc, err := sc.Resolve(in.RepoPath)

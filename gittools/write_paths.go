@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
 )
 
 // errSymlinkParent marks a path that lies behind a symbolic link in the worktree; git refuses those too
@@ -44,6 +45,9 @@ func (rp *repo) openDir(abs string) (*os.Root, error) {
 func (rp *repo) worktreePath(sc *roots.Scope, p string) (string, error) {
 	if p == "" {
 		return "", errors.New("empty path")
+	}
+	if err := scope.RefuseTilde(p); err != nil {
+		return "", err
 	}
 	if strings.HasPrefix(p, "-") {
 		return "", fmt.Errorf("refusing %q: paths must not start with '-'", p)

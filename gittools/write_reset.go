@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,7 +45,7 @@ func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sco
 	if err != nil {
 		return nil, ResetOut{}, fmt.Errorf("reading HEAD: %w", err)
 	}
-	headFiles, err := flatTree(head)
+	headFiles, err := rp.flatTree(ctx, head)
 	if err != nil {
 		return nil, ResetOut{}, fmt.Errorf("reading HEAD's tree: %w", err)
 	}
@@ -63,7 +62,7 @@ func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sco
 	if len(unstaged) == 0 {
 		return textResult("Nothing to unstage: the index already matches HEAD for these paths."), ResetOut{}, nil
 	}
-	out := ResetOut{Unstaged: unstaged, StagedOnly: rp.stagedOnly(prev, headFiles, unstaged)}
+	out := ResetOut{Unstaged: unstaged, StagedOnly: rp.stagedOnly(ctx, prev, headFiles, unstaged)}
 	if err := ix.save(); err != nil {
 		return nil, ResetOut{}, err
 	}
@@ -79,7 +78,7 @@ func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sco
 
 // stagedOnly lists, as "path (blob <hash>)", the unstaged paths whose staged content differed from both HEAD
 // and the worktree: the one thing a reset takes out of the index that exists nowhere else in the worktree.
-func (rp *repo) stagedOnly(prev map[string][]*index.Entry, head map[string]blobEntry, unstaged []string) []string {
+func (rp *repo) stagedOnly(ctx context.Context, prev map[string][]*index.Entry, head map[string]blobEntry, unstaged []string) []string {
 	wt, err := rp.openWorktree()
 	if err != nil {
 		return nil
@@ -96,8 +95,7 @@ func (rp *repo) stagedOnly(prev map[string][]*index.Entry, head map[string]blobE
 		if h, ok := head[name]; e == nil || ok && h.Hash == e.Hash || e.Mode == filemode.Submodule {
 			continue
 		}
-		data, _, err := readWorktree(wt, filepath.FromSlash(name))
-		if err == nil && plumbing.ComputeHash(plumbing.BlobObject, data) == e.Hash {
+		if h, _, err := blobHash(ctx, wt, filepath.FromSlash(name)); err == nil && h == e.Hash {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s (blob %s)", name, e.Hash.String()[:shortLen]))

@@ -3,8 +3,7 @@ package gittools
 // Trees as flat path maps, and trees built from the index.
 
 import (
-	"errors"
-	"io"
+	"context"
 	"path"
 	"sort"
 	"strings"
@@ -22,30 +21,41 @@ type blobEntry struct {
 }
 
 // flatTree maps every non-tree path of a commit's tree to its entry. A nil commit (unborn branch) gives an
-// empty map.
-func flatTree(c *object.Commit) (map[string]blobEntry, error) {
+// empty map. Entry names are checked as every tree loader checks them (treeEntries), and the walk is bounded
+// by maxTreeEntries and ctx.
+func (rp *repo) flatTree(ctx context.Context, c *object.Commit) (map[string]blobEntry, error) {
 	out := make(map[string]blobEntry)
 	if c == nil {
 		return out, nil
 	}
-	t, err := c.Tree()
+	return out, rp.flatten(ctx, c.TreeHash, "", out, newTreeBudget())
+}
+
+func (rp *repo) flatten(ctx context.Context, h plumbing.Hash, dir string, out map[string]blobEntry, walk *treeBudget) error {
+	if err := walk.next(ctx); err != nil {
+		return err
+	}
+	es, err := rp.treeEntries(h)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	w := object.NewTreeWalker(t, true, nil)
-	defer w.Close()
-	for {
-		name, e, err := w.Next()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
+	if err := walk.spend(len(es)); err != nil {
+		return err
+	}
+	for _, e := range es {
+		p, err := walk.child(dir, e.Name)
 		if err != nil {
-			return nil, err
+			return rp.noted(err)
 		}
-		if e.Mode != filemode.Dir {
-			out[name] = blobEntry{Hash: e.Hash, Mode: e.Mode}
+		if e.Mode == filemode.Dir {
+			if err := rp.flatten(ctx, e.Hash, p, out, walk); err != nil {
+				return err
+			}
+			continue
 		}
+		out[p] = blobEntry{Hash: e.Hash, Mode: e.Mode}
 	}
+	return nil
 }
 
 // treeDir is a directory being assembled from index entries.

@@ -21,7 +21,9 @@ import (
 // large results (a 1 MiB file, a 1,000-entry listing). Our outputs are values
 // of Out, whose schema is derived from Out itself, so they conform by
 // construction. Input is still validated against In's schema, with its
-// defaults applied. Both schemas are the ones mcp.AddTool would advertise.
+// defaults applied; fields tagged enum:"a,b,c" get that enum in the schema
+// (see addEnums). Both schemas are otherwise the ones mcp.AddTool would
+// advertise.
 // Out must be a struct, so that the output is an object (legacy clients
 // require one).
 func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[In, Out]) {
@@ -58,6 +60,7 @@ func schemaFor[T any](adjust func(*jsonschema.Schema)) (*jsonschema.Schema, *jso
 	if err != nil {
 		panic(fmt.Sprintf("schema of %v: %v", rt, err))
 	}
+	addEnums(rt, schema)
 	if adjust != nil {
 		adjust(schema)
 	}

@@ -1,0 +1,48 @@
+package gittools
+
+import (
+	"context"
+	"sync"
+)
+
+// ctxLock is a mutex whose waiters can give up: a request waiting for a repository that another request holds
+// (a long status, a big checkout) stops waiting when its context ends, instead of queueing work for a client
+// that has gone. Its zero value is unlocked. Taking a free lock costs a channel send, as cheap as sync.Mutex
+// for our purposes.
+type ctxLock struct {
+	once sync.Once
+	ch   chan struct{} // holds a token while locked
+}
+
+func (l *ctxLock) init() { l.once.Do(func() { l.ch = make(chan struct{}, 1) }) }
+
+// LockContext takes the lock, or returns ctx.Err() if ctx ends first.
+func (l *ctxLock) LockContext(ctx context.Context) error {
+	l.init()
+	select {
+	case l.ch <- struct{}{}:
+		return nil
+	default:
+	}
+	select {
+	case l.ch <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Lock takes the lock for work no request waits on (background warming, Close).
+func (l *ctxLock) Lock() {
+	l.init()
+	l.ch <- struct{}{}
+}
+
+// Unlock releases the lock; it panics when the lock is not held, as sync.Mutex does.
+func (l *ctxLock) Unlock() {
+	select {
+	case <-l.ch:
+	default:
+		panic("gittools: unlock of unlocked repository lock")
+	}
+}
