@@ -73,6 +73,9 @@ func resolve(sc *roots.Scope, p string) (roots.Loc, error) {
 	if p == "" {
 		return roots.Loc{}, errors.New("path is required")
 	}
+	if err := scope.RefuseTilde(p); err != nil {
+		return roots.Loc{}, err
+	}
 	loc, err := sc.Resolve(p)
 	if err != nil {
 		return roots.Loc{}, roots.PublicError(p, err)

@@ -2,6 +2,8 @@ package fsres
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -214,4 +216,29 @@ func TestApplyEdits(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestTildePathsAreNotExpanded(t *testing.T) {
+	root, _ := testTree(t)
+	cs := connect(t, newFiles(t, false, root), modern)
+	for _, tt := range []struct {
+		tool string
+		args any
+	}{
+		{"create_directory", DirArgs{Path: "~/newrepo"}},
+		{"create_directory", DirArgs{Path: "~root/d"}},
+		{"write_file", WriteArgs{Path: "~/f.txt", Content: "x"}},
+		{"move_file", MoveArgs{Source: "a.txt", Destination: "~/a.txt"}},
+		{"list_directory", map[string]any{"path": "~"}},
+	} {
+		if msg := toolErr(t, cs, tt.tool, tt.args); !strings.Contains(msg, "not shell-expanded") {
+			t.Errorf("%s %+v: %q, want a refusal saying paths are not shell-expanded", tt.tool, tt.args, msg)
+		}
+	}
+	for _, name := range []string{"~", "~root"} {
+		if _, err := os.Lstat(filepath.Join(root, name)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s in the root: %v, want nothing created", name, err)
+		}
+	}
+	toolOK(t, cs, "create_directory", DirArgs{Path: "./~tilde-named"}, nil)
 }

@@ -154,3 +154,49 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// benchMatchIgnore adds character classes, "**" in every position and
+// escapes to benchGitignore, for BenchmarkMatch.
+const benchMatchIgnore = benchGitignore + `[Bb]uild[0-9]/
+*.[oa]
+file[!0-4].*
+**/mod0[1-3]/**/file?.go
+pkg0*/**/dir[[:digit:]]/*.json
+\#*
+pkg1?/mod*/dir5/
+**/*.y[a]ml
+`
+
+// BenchmarkMatch is the pattern matcher alone: every path of the benchmark
+// tree's shape against one list, with no I/O.
+func BenchmarkMatch(b *testing.B) {
+	l := parse([]byte(benchMatchIgnore), "", ".gitignore")
+	exts := []string{".go", ".c", ".h", ".md", ".txt", ".json", ".yaml", ".js", ".py", ".o"}
+	type entry struct {
+		path, name string
+		dir        bool
+	}
+	var paths []entry
+	for d := range 2000 {
+		dir := fmt.Sprintf("pkg%02d/mod%02d/dir%d", d/100, d/10%10, d%10)
+		paths = append(paths, entry{dir, fmt.Sprintf("dir%d", d%10), true})
+		for f := range 10 {
+			name := fmt.Sprintf("file%d%s", f, exts[(d+f)%len(exts)])
+			paths = append(paths, entry{dir + "/" + name, name, false})
+		}
+	}
+	n := 0
+	start := cpuTime()
+	for i := 0; b.Loop(); i++ {
+		e := paths[i%len(paths)]
+		if l.match(e.path, e.name, e.dir) != nil {
+			n++
+		}
+	}
+	if start > 0 {
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	}
+	if n == 0 {
+		b.Fatal("no path matched")
+	}
+}

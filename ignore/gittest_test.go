@@ -212,12 +212,5 @@ func ourVerdict(m *Matcher, rel string, isDir, noIndex bool) verdict {
 	if p == nil || !noIndex && m.Tracked(rel) {
 		return verdict{}
 	}
-	text := p.text
-	if p.flags&flagMustBeDir != 0 {
-		text += "/"
-	}
-	if p.flags&flagNegative != 0 {
-		text = "!" + text
-	}
-	return verdict{Source: path.Base(p.source), Line: strconv.Itoa(p.line), Pattern: text}
+	return verdict{Source: path.Base(p.source), Line: strconv.Itoa(p.line), Pattern: p.text}
 }

@@ -2,12 +2,15 @@
 // search, file watching and git status all ask it which paths git would
 // ignore, so they agree with each other and with git.
 //
-// It follows gitignore(5) exactly, with a port of git's wildmatch instead of
-// regular expressions, and reads the same sources as git: core.excludesFile
-// (lowest precedence), .git/info/exclude, then the .gitignore files from the
-// root down to the path's directory (highest). Files tracked in .git/index
-// are never ignored, and a directory that holds tracked files is not pruned.
-// Nested repositories are matched with their own rules.
+// It owns everything grove knows about ignore rules: reading the sources
+// git reads, core.excludesFile (lowest precedence), .git/info/exclude, then
+// the .gitignore files from the root down to the path's directory
+// (highest); the pattern language of gitignore(5) and glob(7), with a glob
+// matcher of its own whose cost is bounded by pattern length times path
+// length (see glob.go); the tracked set from .git/index; and walking a tree
+// the way git lists it. Files tracked in .git/index are never ignored, and
+// a directory that holds tracked files is not pruned. Nested repositories
+// are matched with their own rules.
 //
 //	m, err := ignore.New("/home/me/project")
 //	if err != nil { … }

@@ -142,24 +142,6 @@ func TestIgnoredOddPaths(t *testing.T) {
 	}
 }
 
-func TestTrimTrailingSpaces(t *testing.T) {
-	for in, want := range map[string]string{
-		"a":       "a",
-		"a  ":     "a",
-		"a\\ ":    "a\\ ",
-		"a\\  ":   "a\\ ",
-		"a \\ ":   "a \\ ",
-		"a\\":     "a\\",
-		"a \t":    "a \t",
-		"   ":     "",
-		"a b  c ": "a b  c",
-	} {
-		if got := trimTrailingSpaces(in); got != want {
-			t.Errorf("trimTrailingSpaces(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestInvalidate(t *testing.T) {
 	m, dir := newTree(t, "-- .gitignore --\n*.a\n")
 	if !m.Ignored("x.a", false) {

@@ -43,7 +43,9 @@ func TestDifferentialRandom(t *testing.T) {
 var (
 	randomNames    = []string{"a", "b", "ab", "ba", "a.o", "b.o", "c.txt", "x", "deep", "a b", "#c", "!d", "a*", "e+"}
 	randomSegments = []string{"a", "b", "ab", "x", "deep", "*", "?", "**", "a*", "*b", "*.o", "[ab]", "[!a]*", "[a-c]",
-		"\\*", "a\\*", "\\#c", "\\!d", "?b", "*+", "e+", "c.*", "[[:alpha:]]", "a\\ b", "**"}
+		"\\*", "a\\*", "\\#c", "\\!d", "?b", "*+", "e+", "c.*", "[[:alpha:]]", "a\\ b", "**",
+		"a**", "**b", "***", "[]a]", "[!]]*", "[a-]", "[c-a]", "[[:punct:]]*", "[[:space:]]", "[[:nope:]]",
+		"**\\/", "a\\/b", "[", "\\", "d\\ ", "[\\]]", "*[!.o]"}
 )
 
 // randomTree writes 40-120 files under dir with .gitignore files in the

@@ -23,7 +23,7 @@ func cleanRel(rel string) (string, bool) {
 }
 
 // gitDirPattern is what decides a path at or below a .git entry.
-var gitDirPattern = &pattern{text: ".git", prefix: 4, flags: flagNoDir, source: "(git directory)"}
+var gitDirPattern = &pattern{text: ".git", source: "(git directory)"}
 
 // inGitDir reports whether a component of rel is ".git".
 func inGitDir(rel string) bool {

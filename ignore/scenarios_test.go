@@ -28,6 +28,11 @@ var setups = map[string]func(t *testing.T, dir string){
 		writeFile(t, filepath.Join(dir, "escaped "), "")
 		writeFile(t, filepath.Join(dir, "sub", "trailing "), "")
 	},
+	"globs": func(t *testing.T, dir string) {
+		for _, name := range []string{"sp ", "sp  ", "sp2 ", "tab\t", "tab\t "} {
+			writeFile(t, filepath.Join(dir, name), "")
+		}
+	},
 	"exclude-sources": func(t *testing.T, dir string) {
 		excludes := filepath.Join(dir, "conf", "excludes")
 		writeFile(t, excludes, "*.scratch\n*.orig\n!keep.bak\n*.swp\n")

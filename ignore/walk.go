@@ -49,7 +49,11 @@ func (m *Matcher) walk(ctx context.Context, fn func(rel string, d fs.DirEntry) e
 		defer cancel()
 		w.par = &parallel{sem: make(chan struct{}, workers), cancel: cancel}
 	}
-	err = w.finish(w.tree(m, root, top, entries))
+	if w.par != nil {
+		err = w.finish(w.treeCaught(m, root, top, entries))
+	} else {
+		err = w.tree(m, root, top, entries)
+	}
 	if errors.Is(err, fs.SkipAll) {
 		return nil
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+
+	"github.com/grove-mcp/grove/internal/panics"
 )
 
 // WalkParallel is [Matcher.Walk] with subdirectories walked on up to
@@ -15,8 +17,10 @@ import (
 // goroutine, its subdirectories possibly by others). fs.SkipDir, fs.SkipAll,
 // errors and ctx behave as in Walk; after the first error (or SkipAll) the
 // other goroutines stop at their next directory, and WalkParallel returns
-// once all of them have. It suits callers that sort or aggregate the result,
-// like git status, where listing the tree is most of the work.
+// once all of them have. A panic on any of the goroutines, fn's included,
+// ends the walk the same way, with a [*panics.Error]. It suits callers that
+// sort or aggregate the result, like git status, where listing the tree is
+// most of the work.
 func (m *Matcher) WalkParallel(ctx context.Context, workers int, fn func(rel string, d fs.DirEntry) error) error {
 	return m.walk(ctx, fn, max(workers, 0))
 }
@@ -44,7 +48,7 @@ func (d *dirWalk) descend(node *dirNode, self *sharedRoot, rel, name string) err
 					self.release()
 					<-p.sem
 				}()
-				if err := d.sub(node, self.r, rel, name); err != nil {
+				if err := d.subCaught(node, self.r, rel, name); err != nil {
 					p.fail(err)
 				}
 			})
@@ -53,6 +57,21 @@ func (d *dirWalk) descend(node *dirNode, self *sharedRoot, rel, name string) err
 		}
 	}
 	return d.sub(node, self.r, rel, name)
+}
+
+// subCaught is sub on a worker goroutine, where a panic (of fn or of ours)
+// becomes the walk's error instead of ending the process.
+func (d *dirWalk) subCaught(node *dirNode, parent *os.Root, rel, name string) (err error) {
+	defer panics.Catch(&err)
+	return d.sub(node, parent, rel, name)
+}
+
+// treeCaught is tree on the caller's goroutine of a parallel walk: a panic
+// there becomes an error too, so that finish still stops and joins the
+// workers before the walk returns.
+func (w *walker) treeCaught(m *Matcher, root *os.Root, name string, entries []fs.DirEntry) (err error) {
+	defer panics.Catch(&err)
+	return w.tree(m, root, name, entries)
 }
 
 // fail records err if it is the walk's first and stops the other goroutines.

@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/internal/panics"
 )
 
 // walkSorted returns what WalkParallel (workers > 0) or Walk (workers 0)
@@ -121,5 +123,37 @@ func TestWalkParallelSkipDir(t *testing.T) {
 	want := []string{".gitignore", "a/", "b/", "b/c.txt", "link", "sub/", "sub/inner.txt", "top.txt"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("WalkParallel mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestWalkParallelPanic checks that a panic of fn, on a worker goroutine or
+// on the caller's, ends WalkParallel with a *panics.Error once every
+// goroutine has stopped, instead of ending the process.
+func TestWalkParallelPanic(t *testing.T) {
+	m, _ := newTree(t, "-- a/x --\n-- a/y/z --\n-- b/x --\n-- c/x --\n-- top --\n")
+	for _, tt := range []struct {
+		name, at string
+	}{
+		{"worker", "a/x"}, // a is the first directory handed to a worker
+		{"caller", "top"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var running atomic.Int32
+			err := m.WalkParallel(context.Background(), 4, func(rel string, d fs.DirEntry) error {
+				running.Add(1)
+				defer running.Add(-1)
+				if rel == tt.at {
+					panic("boom at " + rel)
+				}
+				return nil
+			})
+			var pe *panics.Error
+			if !errors.As(err, &pe) || pe.Value != "boom at "+tt.at {
+				t.Fatalf("WalkParallel = %v, want the panic at %s as a *panics.Error", err, tt.at)
+			}
+			if n := running.Load(); n != 0 {
+				t.Errorf("%d calls of fn still running after WalkParallel returned", n)
+			}
+		})
 	}
 }

@@ -42,6 +42,8 @@ func TestRefusals(t *testing.T) {
 		{"changes outside", "review_changes", map[string]string{"repo_path": "/"}, `prompt review_changes: no git repository found at "/"`},
 		{"changes not a repo", "review_changes", map[string]string{"repo_path": "sub"}, `prompt review_changes: no git repository found at "sub"`},
 		{"changes bad staged", "review_changes", map[string]string{"staged": "maybe"}, `staged must be "true" or "false", not "maybe"`},
+		{"changes staged 1", "review_changes", map[string]string{"staged": "1"}, `staged must be "true" or "false", not "1"`},
+		{"changes staged TRUE", "review_changes", map[string]string{"staged": "TRUE"}, `staged must be "true" or "false", not "TRUE"`},
 		{"changes unknown base", "review_changes", map[string]string{"base": "nosuch"}, `unknown revision "nosuch"`},
 		{"message nothing staged", "commit_message", map[string]string{"repo_path": "empty"}, `nothing is staged in ` + filepath.Join(dir, "empty")},
 		{"message outside", "commit_message", map[string]string{"repo_path": outside}, `no git repository found at "` + outside + `"`},

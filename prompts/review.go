@@ -2,9 +2,9 @@ package prompts
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -144,9 +144,15 @@ func result(description, name string, data any, m material) (*mcp.GetPromptResul
 }
 
 // parseBool reads an optional boolean argument; "" is false.
+// parseBool takes exactly the two values the argument's description and
+// completion offer, "true" and "false" ("" is false): strconv.ParseBool's
+// "1", "t" or "TRUE" would make the argument an enum with hidden members.
 func parseBool(s string) (bool, error) {
-	if s == "" {
+	switch s {
+	case "true":
+		return true, nil
+	case "", "false":
 		return false, nil
 	}
-	return strconv.ParseBool(s)
+	return false, fmt.Errorf("not \"true\" or \"false\": %q", s)
 }

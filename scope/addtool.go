@@ -19,7 +19,7 @@ import (
 // that marshals the result, decodes it into a generic tree, validates the tree
 // and marshals it again, which cost most of the time of the tools that return
 // large results (a 1 MiB file, a 1,000-entry listing). Our outputs are values
-// of Out, whose schema is derived from Out itself, so they conform by
+// of Out, whose schema is inferred from Out itself, so they conform by
 // construction. Input is still validated against In's schema, with its
 // defaults applied; fields tagged enum:"a,b,c" get that enum in the schema
 // (see addEnums). Both schemas are otherwise the ones mcp.AddTool would
