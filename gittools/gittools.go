@@ -3,11 +3,30 @@
 // the roots in force for the request, and every path and revision argument is validated before use.
 //
 // Read tools: git_status, git_log, git_diff, git_show, git_blame, git_branch, git_tag (listing). Write tools
-// (git_add, git_commit, …, registered only when not read-only) live in write_*.go.
+// (git_add, git_commit, …) are registered only when not read-only (write_tools.go).
 //
 //	repos := gittools.New(gittools.Options{Scope: provider, Logger: logger})
 //	defer repos.Close()
 //	repos.Register(server)
+//
+// # Layout
+//
+// This package keeps tool registration, the MCP handlers (open the repository, call an engine, shape the
+// answer), the set of open repositories ([Repos], open.go, warm.go) and the public API that server and
+// prompts use (api.go). The work is done in internal packages, each importing only the ones below it:
+//
+//   - internal/writecmd: the write commands (add, commit, branch, checkout, reset, init, tag), built from
+//   - internal/gitwrite: the write plumbing (index file, trees, blobs, refs, reflog, identity, path safety).
+//   - internal/diff: changes between trees, index and worktree, and patches (git_diff, git_status, git_show).
+//   - internal/scan: the worktree and the index compared with a tree (tracked, untracked, staged, conflicts).
+//   - internal/repo: an open repository: discovery, storage with capped reads, lock, caches, revisions,
+//     commit graph and walker, tree reading.
+//   - internal/gitfmt: git's on-disk formats (index, cache-tree, ref names, valid paths) and refusals.
+//   - internal/patchtext: unified-diff text, path quoting, binary detection; internal/linediff: blame's
+//     line diff. Both are leaves.
+//   - internal/gittest: the git CLI test fixture (tests only).
+//
+// Status, log, show, blame, branch and tag still keep their engines next to their handlers here.
 //
 // # Performance
 //
@@ -15,9 +34,9 @@
 // on first open, or before the first call when the server calls [Repos.Warm] for its roots. Status, log (on the
 // commit-graph when there is one), blame (grove's own history walk, with internal/linediff for its line diffs), diffs and
 // patches are grove's own code rather than go-git's porcelain, which is slow or wrong for them (see
-// shared/GIT-PERFORMANCE.md). Per repository, decoded commits are cached by hash (commitcache.go), HEAD by the
-// stat data of the files it was read from (head.go), and a discovery by the stat data of every path it checked
-// (discovercache.go): a changed path means a full discovery, with all its checks, again. Status walks the
+// shared/GIT-PERFORMANCE.md). Per repository, decoded commits are cached by hash (repo/commitcache.go), HEAD by the
+// stat data of the files it was read from (repo/head.go), and a discovery by the stat data of every path it checked
+// (repo/discovercache.go): a changed path means a full discovery, with all its checks, again. Status walks the
 // worktree once, on two goroutines per core, stat-ing tracked files through the directory it lists.
 package gittools
 

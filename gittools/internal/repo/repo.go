@@ -1,7 +1,7 @@
 // Package repo owns an open repository: finding it inside the roots
 // (discovery, with a stat-vouched cache of past discoveries), opening its
 // storage with size-capped object and metadata reads, the per-repository
-// context lock, and what is derived from its state (parsed index, worktree
+// context lock, and what is computed from its state (parsed index, worktree
 // hash memo, ignore matcher, HEAD cache, decoded-commit cache, commit graph,
 // commit walker, revisions, tree path lookup, paths relative to the
 // worktree). Engines (status, diff, log, blame, the write path) take a *Repo
