@@ -3,48 +3,13 @@ package gittools
 import (
 	"context"
 	"fmt"
-	"strings"
 
-	"github.com/grove-mcp/grove/gittools/internal/repo"
-
-	"github.com/grove-mcp/grove/gittools/internal/patchtext"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/grove-mcp/grove/gittools/internal/blame"
 
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// BlameArgs are the arguments of git_blame.
-type BlameArgs struct {
-	RepoPath  string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
-	Path      string `json:"path" jsonschema:"file to blame (relative to the worktree, or absolute)"`
-	Revision  string `json:"revision,omitempty" jsonschema:"blame the file as of this revision (default HEAD)"`
-	StartLine int    `json:"start_line,omitempty" jsonschema:"first line to show (1-based, default 1)"`
-	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line to show (default: the end, at most 2000 lines)"`
-}
-
-// BlameOut is the structured result of git_blame.
-type BlameOut struct {
-	Lines     []BlameLine `json:"lines"`
-	Total     int         `json:"total" jsonschema:"lines in the file"`
-	Truncated bool        `json:"truncated,omitempty"`
-}
-
-// BlameLine is one line and the commit that last changed it.
-type BlameLine struct {
-	Line   int    `json:"line"`
-	Commit string `json:"commit"`
-	Author string `json:"author"`
-	Email  string `json:"email"`
-	Date   string `json:"date" jsonschema:"author date, YYYY-MM-DD"`
-	Text   string `json:"text"`
-}
-
-// maxBlameLines caps one answer.
-const maxBlameLines = 2000
 
 func (r *Repos) addBlame(s *mcp.Server) {
 	scope.AddTool(s, &mcp.Tool{
@@ -55,110 +20,25 @@ func (r *Repos) addBlame(s *mcp.Server) {
 	}, r.opts.Scope, r.blameTool)
 }
 
-func (r *Repos) blameTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in BlameArgs) (*mcp.CallToolResult, BlameOut, error) {
+func (r *Repos) blameTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in blame.BlameArgs) (*mcp.CallToolResult, blame.BlameOut, error) {
 	if in.Path == "" {
-		return nil, BlameOut{}, fmt.Errorf("path is required")
+		return nil, blame.BlameOut{}, fmt.Errorf("path is required")
 	}
 	if in.StartLine < 0 || in.EndLine < 0 || in.EndLine > 0 && in.EndLine < in.StartLine {
-		return nil, BlameOut{}, fmt.Errorf("invalid line range %d-%d", in.StartLine, in.EndLine)
+		return nil, blame.BlameOut{}, fmt.Errorf("invalid line range %d-%d", in.StartLine, in.EndLine)
 	}
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
 	if err != nil {
-		return nil, BlameOut{}, err
+		return nil, blame.BlameOut{}, err
 	}
 	defer unlock()
 	p, err := rp.RepoRel(sc, in.Path)
 	if err != nil {
-		return nil, BlameOut{}, err
+		return nil, blame.BlameOut{}, err
 	}
-	out, err := blame(rp, ctx, p, in)
+	out, err := blame.File(rp, ctx, p, in)
 	if err != nil {
-		return nil, BlameOut{}, err
+		return nil, blame.BlameOut{}, err
 	}
-	return textResult(formatBlame(out, in)), out, nil
-}
-
-// blame answers git_blame for p: only the lines shown are tracked through history (see blameRange).
-func blame(rp *repo.Repo, ctx context.Context, p string, in BlameArgs) (BlameOut, error) {
-	rev := in.Revision
-	if rev == "" {
-		rev = "HEAD"
-	}
-	c, err := rp.Commit(rev)
-	if err != nil {
-		return BlameOut{}, err
-	}
-	if p == "" {
-		return BlameOut{}, fmt.Errorf("path must name a file")
-	}
-	objects := newBlobReader(rp)
-	defer objects.close()
-	blob, lines, err := blameFile(rp, objects, c, p)
-	if err != nil {
-		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", patchtext.QuotePath(p), rev, err)
-	}
-	out := BlameOut{Lines: []BlameLine{}, Total: len(lines)}
-	start, end := max(in.StartLine, 1), in.EndLine
-	if end == 0 || end > len(lines) {
-		end = len(lines)
-	}
-	if end-start+1 > maxBlameLines {
-		end, out.Truncated = start+maxBlameLines-1, true
-	}
-	if start > end {
-		return out, nil
-	}
-	owners, err := blameRange(rp, ctx, objects, c, p, blob, start-1, end)
-	if err == nil {
-		err = describeLines(rp, &out, owners, lines, start)
-	}
-	if err != nil {
-		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", patchtext.QuotePath(p), rev, err)
-	}
-	return out, nil
-}
-
-// describeLines appends lines start, start+1, … with the commits blamed for them (owners, in order).
-func describeLines(rp *repo.Repo, out *BlameOut, owners []plumbing.Hash, lines []string, start int) error {
-	for i, h := range owners {
-		e, err := rp.CachedCommit(h)
-		if err != nil {
-			return err
-		}
-		a := e.C.Author
-		out.Lines = append(out.Lines, BlameLine{Line: start + i, Commit: h.String(), Author: a.Name,
-			Email: a.Email, Date: a.When.Format("2006-01-02"), Text: strings.TrimSuffix(lines[start+i-1], "\n")})
-	}
-	return nil
-}
-
-// blameFile returns the blob at p in c and its lines.
-func blameFile(rp *repo.Repo, objects *blobReader, c *object.Commit, p string) (plumbing.Hash, []string, error) {
-	e, err := repo.NewTreeLookup(rp).Find(c.TreeHash, p)
-	if err != nil {
-		return plumbing.ZeroHash, nil, err
-	}
-	if !e.Found || !e.Mode.IsFile() {
-		return plumbing.ZeroHash, nil, object.ErrFileNotFound
-	}
-	data, err := objects.blob(e.Hash)
-	if err != nil {
-		return plumbing.ZeroHash, nil, err
-	}
-	return e.Hash, patchtext.SplitLines(data), nil
-}
-
-func formatBlame(out BlameOut, in BlameArgs) string {
-	var b strings.Builder
-	for _, l := range out.Lines {
-		fmt.Fprintf(&b, "%s (%s %s %d) %s\n", l.Commit[:8], l.Author, l.Date, l.Line, l.Text)
-	}
-	if len(out.Lines) == 0 {
-		b.WriteString("no lines in range\n")
-	}
-	if out.Truncated {
-		last := out.Lines[len(out.Lines)-1].Line
-		fmt.Fprintf(&b, "… %d of %d lines shown; pass start_line=%d for the next ones\n", len(out.Lines), out.Total, last+1)
-	}
-	return b.String()
+	return textResult(blame.Format(out, in)), out, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/grove-mcp/grove/gittools/internal/blame"
 )
 
 // cancelAfter is a context that reports cancellation from its n+1-th Err call on: it cancels a blame in the
@@ -34,18 +36,18 @@ func TestBlameStopsWhenCancelled(t *testing.T) {
 	r, sc := f.repos()
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := r.blameTool(cancelled, nil, sc, BlameArgs{Path: "grow.txt"}); !errors.Is(err, context.Canceled) {
+	if _, _, err := r.blameTool(cancelled, nil, sc, blame.BlameArgs{Path: "grow.txt"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled before the call: err = %v, want context.Canceled", err)
 	}
 	mid := &cancelAfter{Context: context.Background()}
 	mid.n.Store(3) // open checks once; the walk gets two commits in
-	if _, _, err := r.blameTool(mid, nil, sc, BlameArgs{Path: "grow.txt"}); !errors.Is(err, context.Canceled) {
+	if _, _, err := r.blameTool(mid, nil, sc, blame.BlameArgs{Path: "grow.txt"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled during the walk: err = %v, want context.Canceled", err)
 	}
 	if mid.n.Load() >= 0 {
 		t.Errorf("the walk did not reach the cancellation (%d checks left)", mid.n.Load())
 	}
-	_, out, err := r.blameTool(testCtx(t), nil, sc, BlameArgs{Path: "grow.txt"})
+	_, out, err := r.blameTool(testCtx(t), nil, sc, blame.BlameArgs{Path: "grow.txt"})
 	if err != nil || out.Total != 8 {
 		t.Fatalf("blame after a cancelled one: total %d, err %v", out.Total, err)
 	}

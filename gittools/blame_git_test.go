@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/blame"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/google/go-cmp/cmp"
@@ -38,7 +40,7 @@ func gitBlameCommits(t testing.TB, dir, home, rev, path string) []string {
 // groveBlameCommits blames with git_blame and returns "commit line" for every line.
 func groveBlameCommits(t testing.TB, r *Repos, sc *roots.Scope, rev, path string) []string {
 	t.Helper()
-	_, out, err := r.blameTool(testCtx(t), nil, sc, BlameArgs{Path: path, Revision: rev})
+	_, out, err := r.blameTool(testCtx(t), nil, sc, blame.BlameArgs{Path: path, Revision: rev})
 	if err != nil {
 		t.Fatalf("git_blame %s %s: %v", rev, path, err)
 	}

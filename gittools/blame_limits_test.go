@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/blame"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,7 +31,7 @@ func TestBlameRefusesBlobsOverTheCap(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			_, _, err := r.blameTool(testCtx(t), nil, sc, BlameArgs{Path: "big.txt", EndLine: 1})
+			_, _, err := r.blameTool(testCtx(t), nil, sc, blame.BlameArgs{Path: "big.txt", EndLine: 1})
 			runtime.ReadMemStats(&after)
 			want := "blob of 12 MiB: over the 10 MiB limit on what git_blame reads"
 			if err == nil || !strings.Contains(err.Error(), want) {
@@ -38,7 +40,7 @@ func TestBlameRefusesBlobsOverTheCap(t *testing.T) {
 			if got := after.TotalAlloc - before.TotalAlloc; got > size/2 {
 				t.Errorf("refusing the blob allocated %d bytes: it was read", got)
 			}
-			if _, out, err := r.blameTool(testCtx(t), nil, sc, BlameArgs{Path: "small.txt"}); err != nil || out.Total != 1 {
+			if _, out, err := r.blameTool(testCtx(t), nil, sc, blame.BlameArgs{Path: "small.txt"}); err != nil || out.Total != 1 {
 				t.Errorf("blame of a small file next to it: total %d, err %v", out.Total, err)
 			}
 		})
@@ -68,7 +70,7 @@ func TestBlameRenameSearchChecksTheContextPerFile(t *testing.T) {
 	f.commit("replace")
 	r, sc := f.repos()
 	ctx := &countingCtx{Context: testCtx(t)}
-	if _, _, err := r.blameTool(ctx, nil, sc, BlameArgs{Path: "new.txt"}); err != nil {
+	if _, _, err := r.blameTool(ctx, nil, sc, blame.BlameArgs{Path: "new.txt"}); err != nil {
 		t.Fatal(err)
 	}
 	if n := ctx.n.Load(); n < deleted {
@@ -76,7 +78,7 @@ func TestBlameRenameSearchChecksTheContextPerFile(t *testing.T) {
 	}
 	cancelled := &cancelAfter{Context: context.Background()}
 	cancelled.n.Store(10) // past the walk's own checks, into the scoring
-	if _, _, err := r.blameTool(cancelled, nil, sc, BlameArgs{Path: "new.txt"}); !errors.Is(err, context.Canceled) {
+	if _, _, err := r.blameTool(cancelled, nil, sc, blame.BlameArgs{Path: "new.txt"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled during the rename search: err = %v, want context.Canceled", err)
 	}
 }
@@ -94,7 +96,7 @@ func TestByteSize(t *testing.T) {
 		{300 << 20, "300 MiB"},
 		{3 << 30, "3 GiB"},
 	} {
-		if diff := cmp.Diff(tt.want, byteSize(tt.n)); diff != "" {
+		if diff := cmp.Diff(tt.want, blame.ByteSize(tt.n)); diff != "" {
 			t.Errorf("byteSize(%d) mismatch (-want +got):\n%s", tt.n, diff)
 		}
 	}

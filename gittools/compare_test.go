@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/blame"
+
 	"github.com/grove-mcp/grove/gittools/internal/diff"
 
 	"github.com/grove-mcp/grove/gittools/internal/gen"
@@ -54,7 +56,7 @@ func TestCompareWithGitCLI(t *testing.T) {
 		}, []string{"diff", "HEAD~100", "HEAD"}},
 		{"show short hash", func() error { _, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: short}); return err }, []string{"show", short}},
 		{"blame hot path", func() error {
-			_, _, err := r.blameTool(ctx, nil, sc, BlameArgs{Path: info.HotPath})
+			_, _, err := r.blameTool(ctx, nil, sc, blame.BlameArgs{Path: info.HotPath})
 			return err
 		}, []string{"blame", "--porcelain", info.HotPath}},
 	} {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/blame"
+
 	"github.com/grove-mcp/grove/gittools/internal/diff"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -128,7 +130,7 @@ func TestRefusesOptionLikeAndInvalidRevisions(t *testing.T) {
 			if _, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: rev}); err == nil {
 				t.Error("git_show accepted it")
 			}
-			if _, _, err := r.blameTool(ctx, nil, sc, BlameArgs{Path: "README", Revision: rev}); err == nil {
+			if _, _, err := r.blameTool(ctx, nil, sc, blame.BlameArgs{Path: "README", Revision: rev}); err == nil {
 				t.Error("git_blame accepted it")
 			}
 		})
@@ -154,7 +156,7 @@ func TestRefusesPathEscapes(t *testing.T) {
 			if _, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: "HEAD", Path: p}); err == nil {
 				t.Error("git_show accepted it")
 			}
-			if _, _, err := r.blameTool(ctx, nil, sc, BlameArgs{Path: p}); err == nil {
+			if _, _, err := r.blameTool(ctx, nil, sc, blame.BlameArgs{Path: p}); err == nil {
 				t.Error("git_blame accepted it")
 			}
 		})

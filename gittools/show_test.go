@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/blame"
+
 	"github.com/grove-mcp/grove/gittools/internal/diff"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
@@ -97,7 +99,7 @@ func TestBlameMatchesGit(t *testing.T) {
 		{"src/a.go", "", 2, 3},
 	} {
 		t.Run(tt.path+"@"+tt.rev, func(t *testing.T) {
-			_, out, err := r.blameTool(testCtx(t), nil, sc, BlameArgs{Path: tt.path, Revision: tt.rev, StartLine: tt.start, EndLine: tt.end})
+			_, out, err := r.blameTool(testCtx(t), nil, sc, blame.BlameArgs{Path: tt.path, Revision: tt.rev, StartLine: tt.start, EndLine: tt.end})
 			if err != nil {
 				t.Fatal(err)
 			}

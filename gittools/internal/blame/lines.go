@@ -1,4 +1,4 @@
-package gittools
+package blame
 
 import (
 	"fmt"
@@ -125,11 +125,11 @@ type tooLargeError struct {
 }
 
 func (e *tooLargeError) Error() string {
-	return fmt.Sprintf("%s of %s: over the %s limit on what git_blame reads", e.kind, byteSize(e.size), byteSize(e.limit))
+	return fmt.Sprintf("%s of %s: over the %s limit on what git_blame reads", e.kind, ByteSize(e.size), ByteSize(e.limit))
 }
 
-// byteSize renders n bytes for a person: "300 MiB", "1.5 KiB", "12 bytes".
-func byteSize(n int64) string {
+// ByteSize renders n bytes for a person: "300 MiB", "1.5 KiB", "12 bytes".
+func ByteSize(n int64) string {
 	const unit = 1024
 	if n < unit {
 		return fmt.Sprintf("%d bytes", n)
