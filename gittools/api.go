@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/history"
+
 	"github.com/grove-mcp/grove/gittools/internal/diff"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
@@ -74,18 +76,18 @@ func (r *Repos) FileLog(ctx context.Context, sc *roots.Scope, path string, maxCo
 	if rel == "" {
 		return "", errors.New("path must name a file inside the repository")
 	}
-	q := logQuery{max: min(maxCount, maxLogCount), path: rel}
+	q := history.Query{Max: min(maxCount, history.MaxCount), Path: rel}
 	if maxCount <= 0 {
-		q.max = defaultLogCount
+		q.Max = history.DefaultCount
 	}
-	out, err := log(rp, ctx, q)
+	out, err := history.Log(rp, ctx, q)
 	if err != nil {
 		return "", err
 	}
 	return fileLogText(rp, ctx, out, rel)
 }
 
-func fileLogText(rp *repo.Repo, ctx context.Context, out LogOut, rel string) (string, error) {
+func fileLogText(rp *repo.Repo, ctx context.Context, out history.LogOut, rel string) (string, error) {
 	var b strings.Builder
 	for i, ci := range out.Commits {
 		if b.Len() > diff.MaxPatchBytes {
@@ -152,9 +154,9 @@ func (r *Repos) Subjects(ctx context.Context, sc *roots.Scope, repoPath string, 
 	}
 	defer unlock()
 	if n <= 0 {
-		n = defaultLogCount
+		n = history.DefaultCount
 	}
-	out, err := log(rp, ctx, logQuery{max: min(n, maxLogCount)})
+	out, err := history.Log(rp, ctx, history.Query{Max: min(n, history.MaxCount)})
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +208,7 @@ func (r *Repos) Revisions(ctx context.Context, sc *roots.Scope, repoPath, prefix
 		names = append(names, t.Name)
 	}
 	add(names)
-	log, err := log(rp, ctx, logQuery{max: recentCommits})
+	log, err := history.Log(rp, ctx, history.Query{Max: recentCommits})
 	if err != nil {
 		return nil, err
 	}

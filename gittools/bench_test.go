@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/history"
+
 	"github.com/grove-mcp/grove/gittools/internal/diff"
 
 	"github.com/grove-mcp/grove/gittools/internal/gen"
@@ -71,7 +73,7 @@ func BenchmarkLog50(b *testing.B) {
 	defer r.Close()
 	ctx := testCtx(b)
 	for b.Loop() {
-		if _, out, err := r.logTool(ctx, nil, sc, LogArgs{MaxCount: 50}); err != nil || len(out.Commits) != 50 {
+		if _, out, err := r.logTool(ctx, nil, sc, history.LogArgs{MaxCount: 50}); err != nil || len(out.Commits) != 50 {
 			b.Fatal(err, len(out.Commits))
 		}
 	}
@@ -86,7 +88,7 @@ func BenchmarkLogPath(b *testing.B) {
 			defer r.Close()
 			ctx := testCtx(b)
 			for b.Loop() {
-				if _, out, err := r.logTool(ctx, nil, sc, LogArgs{MaxCount: 50, Path: tt.path}); err != nil || len(out.Commits) == 0 {
+				if _, out, err := r.logTool(ctx, nil, sc, history.LogArgs{MaxCount: 50, Path: tt.path}); err != nil || len(out.Commits) == 0 {
 					b.Fatal(err)
 				}
 			}

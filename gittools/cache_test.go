@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/history"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/google/go-cmp/cmp"
@@ -85,14 +87,14 @@ func TestRememberedDiscoveryStillRefusesRepositoriesMovedOutside(t *testing.T) {
 			r := New(Options{Scope: scope.Static(sc)})
 			defer r.Close()
 			repoPath := filepath.Join(f.dir, "sub")
-			if _, _, err := r.logTool(testCtx(t), nil, sc, LogArgs{RepoPath: repoPath}); err != nil {
+			if _, _, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{RepoPath: repoPath}); err != nil {
 				t.Fatal(err)
 			}
 			if !remembered(r) {
 				t.Fatal("the discovery was not remembered")
 			}
 			tt.setup(f, outside)
-			_, _, err := r.logTool(testCtx(t), nil, sc, LogArgs{RepoPath: repoPath})
+			_, _, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{RepoPath: repoPath})
 			if !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("log after the change: err = %v, want not found", err)
 			}
@@ -107,11 +109,11 @@ func TestRememberedDiscoveryFindsANearerRepository(t *testing.T) {
 	f.commit("outer")
 	r, sc := f.repos()
 	sub := filepath.Join(f.dir, "sub")
-	if _, out, err := r.logTool(testCtx(t), nil, sc, LogArgs{RepoPath: sub}); err != nil || len(out.Commits) != 1 {
+	if _, out, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{RepoPath: sub}); err != nil || len(out.Commits) != 1 {
 		t.Fatalf("outer log: %v, %d commits", err, len(out.Commits))
 	}
 	f.gitIn(sub, "init", "-q", "-b", "main")
-	_, out, err := r.logTool(testCtx(t), nil, sc, LogArgs{RepoPath: sub})
+	_, out, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{RepoPath: sub})
 	if err != nil || len(out.Commits) != 0 {
 		t.Errorf("log in the new inner repository: %v, %d commits, want its empty history", err, len(out.Commits))
 	}
@@ -126,7 +128,7 @@ func TestCachedLogFollowsHead(t *testing.T) {
 	check := func(step string) {
 		t.Helper()
 		for range 2 { // the second call answers from the caches
-			_, out, err := r.logTool(testCtx(t), nil, sc, LogArgs{MaxCount: 100})
+			_, out, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{MaxCount: 100})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,7 +203,7 @@ func TestRememberedDiscoveryIsKeyedByTheRoots(t *testing.T) {
 	f.write("sub/b.txt", "b\n")
 	f.commit("initial")
 	r, sc := f.repos()
-	if _, _, err := r.logTool(testCtx(t), nil, sc, LogArgs{}); err != nil {
+	if _, _, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{}); err != nil {
 		t.Fatal(err)
 	}
 	same := scopeOf(t, f.dir) // a new Scope with the same roots, as the server builds per request
@@ -213,7 +215,7 @@ func TestRememberedDiscoveryIsKeyedByTheRoots(t *testing.T) {
 	if _, ok := r.rediscover(narrower, repo.DiscoverKeyOf(narrower, sub)); ok {
 		t.Error("a root below the repository reused the discovery")
 	}
-	if _, _, err := r.logTool(testCtx(t), nil, narrower, LogArgs{RepoPath: sub}); !errors.Is(err, fs.ErrNotExist) {
+	if _, _, err := r.logTool(testCtx(t), nil, narrower, history.LogArgs{RepoPath: sub}); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("log under a root below the repository: err = %v, want not found", err)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/history"
+
 	"github.com/grove-mcp/grove/gittools/internal/blame"
 
 	"github.com/grove-mcp/grove/gittools/internal/diff"
@@ -40,13 +42,13 @@ func TestCompareWithGitCLI(t *testing.T) {
 		git   []string
 	}{
 		{"status", func() error { _, _, err := r.status(ctx, nil, sc, StatusArgs{}); return err }, []string{"status", "--porcelain"}},
-		{"log 50", func() error { _, _, err := r.logTool(ctx, nil, sc, LogArgs{MaxCount: 50}); return err }, []string{"log", "-50", "--format=%h %ad %an: %s", "--date=short"}},
+		{"log 50", func() error { _, _, err := r.logTool(ctx, nil, sc, history.LogArgs{MaxCount: 50}); return err }, []string{"log", "-50", "--format=%h %ad %an: %s", "--date=short"}},
 		{"log 50 hot path", func() error {
-			_, _, err := r.logTool(ctx, nil, sc, LogArgs{MaxCount: 50, Path: info.HotPath})
+			_, _, err := r.logTool(ctx, nil, sc, history.LogArgs{MaxCount: 50, Path: info.HotPath})
 			return err
 		}, []string{"log", "-50", "--format=%h %ad %an: %s", "--date=short", "--", info.HotPath}},
 		{"log rare path", func() error {
-			_, _, err := r.logTool(ctx, nil, sc, LogArgs{MaxCount: 50, Path: info.RarePath})
+			_, _, err := r.logTool(ctx, nil, sc, history.LogArgs{MaxCount: 50, Path: info.RarePath})
 			return err
 		}, []string{"log", "-50", "--format=%h %ad %an: %s", "--date=short", "--", info.RarePath}},
 		{"diff HEAD~1..HEAD", func() error { _, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{Target: "HEAD~1..HEAD"}); return err }, []string{"diff", "HEAD~1", "HEAD"}},

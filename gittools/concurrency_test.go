@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/history"
+
 	"github.com/grove-mcp/grove/gittools/internal/diff"
 
 	"github.com/google/go-cmp/cmp"
@@ -33,7 +35,7 @@ func TestConcurrentCalls(t *testing.T) {
 				}
 				errs <- err
 			case 1:
-				_, out, err := r.logTool(ctx, nil, sc, LogArgs{MaxCount: 5})
+				_, out, err := r.logTool(ctx, nil, sc, history.LogArgs{MaxCount: 5})
 				if err == nil && (len(out.Commits) != 5 || out.Commits[4].Hash != wantLog[4]) {
 					err = fmt.Errorf("log mismatch")
 				}
@@ -45,7 +47,7 @@ func TestConcurrentCalls(t *testing.T) {
 				_, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: "HEAD~1"})
 				errs <- err
 			case 4:
-				_, _, err := r.logTool(ctx, nil, sc, LogArgs{Path: "src/a.go"})
+				_, _, err := r.logTool(ctx, nil, sc, history.LogArgs{Path: "src/a.go"})
 				errs <- err
 			}
 		})
@@ -77,7 +79,7 @@ func TestCachesFollowTheRepository(t *testing.T) {
 	if diff := cmp.Diff(gitStatus(f), statusOf2(out)); diff != "" {
 		t.Errorf("status after changes (-git +grove):\n%s", diff)
 	}
-	_, lg, err := r.logTool(ctx, nil, sc, LogArgs{MaxCount: 100})
+	_, lg, err := r.logTool(ctx, nil, sc, history.LogArgs{MaxCount: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/grove-mcp/grove/gittools/internal/history"
 )
 
 // A commit-graph file is input grove does not control. Whatever its bytes,
@@ -60,7 +62,7 @@ func tryLogHashes(t testing.TB, fx *fixture, path string) ([]string, error) {
 	own.t = t
 	r, sc := own.repos()
 	defer r.Close()
-	_, out, err := r.logTool(testCtx(t), nil, sc, LogArgs{MaxCount: 100, Path: path})
+	_, out, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{MaxCount: 100, Path: path})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/history"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -87,30 +89,30 @@ func checkLogMatchesGit(t *testing.T, f *fixture) {
 	r, sc := f.repos()
 	for _, tt := range []struct {
 		name string
-		in   LogArgs
+		in   history.LogArgs
 		git  []string
 	}{
-		{"plain", LogArgs{MaxCount: 100}, nil},
-		{"max count", LogArgs{MaxCount: 3}, []string{"-3"}},
-		{"path file", LogArgs{MaxCount: 100, Path: "src/a.go"}, []string{"--", "src/a.go"}},
-		{"path file max", LogArgs{MaxCount: 2, Path: "src/a.go"}, []string{"-2", "--", "src/a.go"}},
-		{"path dir", LogArgs{MaxCount: 100, Path: "src"}, []string{"--", "src"}},
-		{"path renamed", LogArgs{MaxCount: 100, Path: "src/bee.go"}, []string{"--", "src/bee.go"}},
-		{"path old name", LogArgs{MaxCount: 100, Path: "src/b.go"}, []string{"--", "src/b.go"}},
-		{"path readme", LogArgs{MaxCount: 100, Path: "README"}, []string{"--", "README"}},
-		{"path absolute", LogArgs{MaxCount: 100, Path: f.dir + "/src/a.go"}, []string{"--", "src/a.go"}},
-		{"path author", LogArgs{MaxCount: 100, Path: "src", Author: "Bob"}, []string{"--author=Bob", "--", "src"}},
-		{"path grep", LogArgs{MaxCount: 100, Path: "src", Grep: "change A|fix"}, []string{"-E", "--grep=change A|fix", "--", "src"}},
-		{"author", LogArgs{MaxCount: 100, Author: "Bob"}, []string{"--author=Bob"}},
-		{"grep", LogArgs{MaxCount: 100, Grep: "widget|feature"}, []string{"-E", "--grep=widget|feature"}},
-		{"grep anchored per line", LogArgs{MaxCount: 100, Grep: "^change|A$"}, []string{"-E", "--grep=^change|A$"}},
-		{"since", LogArgs{MaxCount: 100, Since: "2024-01-01T17:00:00Z"}, []string{"--since=2024-01-01T17:00:00Z"}},
-		{"until", LogArgs{MaxCount: 100, Until: "2024-01-01T16:00:00Z"}, []string{"--until=2024-01-01T16:00:00Z"}},
-		{"path since", LogArgs{MaxCount: 100, Path: "src", Since: "2024-01-01T17:00:00Z"}, []string{"--since=2024-01-01T17:00:00Z", "--", "src"}},
-		{"revision", LogArgs{MaxCount: 100, Revision: "feature"}, []string{"feature"}},
-		{"revision expr", LogArgs{MaxCount: 100, Revision: "HEAD~3"}, []string{"HEAD~3"}},
-		{"range", LogArgs{MaxCount: 100, Revision: "feature..main"}, []string{"feature..main"}},
-		{"range with path", LogArgs{MaxCount: 100, Revision: "feature..main", Path: "src"}, []string{"feature..main", "--", "src"}},
+		{"plain", history.LogArgs{MaxCount: 100}, nil},
+		{"max count", history.LogArgs{MaxCount: 3}, []string{"-3"}},
+		{"path file", history.LogArgs{MaxCount: 100, Path: "src/a.go"}, []string{"--", "src/a.go"}},
+		{"path file max", history.LogArgs{MaxCount: 2, Path: "src/a.go"}, []string{"-2", "--", "src/a.go"}},
+		{"path dir", history.LogArgs{MaxCount: 100, Path: "src"}, []string{"--", "src"}},
+		{"path renamed", history.LogArgs{MaxCount: 100, Path: "src/bee.go"}, []string{"--", "src/bee.go"}},
+		{"path old name", history.LogArgs{MaxCount: 100, Path: "src/b.go"}, []string{"--", "src/b.go"}},
+		{"path readme", history.LogArgs{MaxCount: 100, Path: "README"}, []string{"--", "README"}},
+		{"path absolute", history.LogArgs{MaxCount: 100, Path: f.dir + "/src/a.go"}, []string{"--", "src/a.go"}},
+		{"path author", history.LogArgs{MaxCount: 100, Path: "src", Author: "Bob"}, []string{"--author=Bob", "--", "src"}},
+		{"path grep", history.LogArgs{MaxCount: 100, Path: "src", Grep: "change A|fix"}, []string{"-E", "--grep=change A|fix", "--", "src"}},
+		{"author", history.LogArgs{MaxCount: 100, Author: "Bob"}, []string{"--author=Bob"}},
+		{"grep", history.LogArgs{MaxCount: 100, Grep: "widget|feature"}, []string{"-E", "--grep=widget|feature"}},
+		{"grep anchored per line", history.LogArgs{MaxCount: 100, Grep: "^change|A$"}, []string{"-E", "--grep=^change|A$"}},
+		{"since", history.LogArgs{MaxCount: 100, Since: "2024-01-01T17:00:00Z"}, []string{"--since=2024-01-01T17:00:00Z"}},
+		{"until", history.LogArgs{MaxCount: 100, Until: "2024-01-01T16:00:00Z"}, []string{"--until=2024-01-01T16:00:00Z"}},
+		{"path since", history.LogArgs{MaxCount: 100, Path: "src", Since: "2024-01-01T17:00:00Z"}, []string{"--since=2024-01-01T17:00:00Z", "--", "src"}},
+		{"revision", history.LogArgs{MaxCount: 100, Revision: "feature"}, []string{"feature"}},
+		{"revision expr", history.LogArgs{MaxCount: 100, Revision: "HEAD~3"}, []string{"HEAD~3"}},
+		{"range", history.LogArgs{MaxCount: 100, Revision: "feature..main"}, []string{"feature..main"}},
+		{"range with path", history.LogArgs{MaxCount: 100, Revision: "feature..main", Path: "src"}, []string{"feature..main", "--", "src"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, out, err := r.logTool(testCtx(t), nil, sc, tt.in)
@@ -147,7 +149,7 @@ func gitLogLines(f *fixture, format string, args ...string) []string {
 func TestLogText(t *testing.T) {
 	f := historyFixture(t)
 	r, sc := f.repos()
-	res, out, err := r.logTool(testCtx(t), nil, sc, LogArgs{MaxCount: 2})
+	res, out, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{MaxCount: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,16 +165,16 @@ func TestLogText(t *testing.T) {
 func TestLogStopsAtItsBudget(t *testing.T) {
 	f := historyFixture(t)
 	r, sc := f.repos()
-	defer func(n int) { maxScan = n }(maxScan)
-	maxScan = 4
-	res, out, err := r.logTool(testCtx(t), nil, sc, LogArgs{Author: "nobody"})
+	defer func(n int) { history.MaxScan = n }(history.MaxScan)
+	history.MaxScan = 4
+	res, out, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{Author: "nobody"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if out.Scanned != 4 || out.Resume == "" || !strings.Contains(resultText(res), "revision="+out.Resume[:12]) {
 		t.Errorf("budget stop: scanned %d resume %q text %q", out.Scanned, out.Resume, resultText(res))
 	}
-	if _, _, err := r.logTool(testCtx(t), nil, sc, LogArgs{Author: "nobody", Revision: out.Resume}); err != nil {
+	if _, _, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{Author: "nobody", Revision: out.Resume}); err != nil {
 		t.Errorf("resuming: %v", err)
 	}
 }
@@ -200,7 +202,7 @@ func TestLogCorruptCommitGraph(t *testing.T) {
 				t.Fatal(err)
 			}
 			r, sc := f.repos()
-			_, out, err := r.logTool(testCtx(t), nil, sc, LogArgs{MaxCount: 100, Path: "src/a.go"})
+			_, out, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{MaxCount: 100, Path: "src/a.go"})
 			if err != nil {
 				t.Fatal(err)
 			}

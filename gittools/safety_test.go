@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/history"
+
 	"github.com/grove-mcp/grove/gittools/internal/blame"
 
 	"github.com/grove-mcp/grove/gittools/internal/diff"
@@ -121,7 +123,7 @@ func TestRefusesOptionLikeAndInvalidRevisions(t *testing.T) {
 	for _, rev := range []string{"--output=" + marker, "-p", "HEAD\x00", "HEAD with space", "HEAD\n", "a\\b", "no-such-branch", "HEAD~999"} {
 		t.Run(rev, func(t *testing.T) {
 			ctx := testCtx(t)
-			if _, _, err := r.logTool(ctx, nil, sc, LogArgs{Revision: rev}); err == nil {
+			if _, _, err := r.logTool(ctx, nil, sc, history.LogArgs{Revision: rev}); err == nil {
 				t.Error("git_log accepted it")
 			}
 			if _, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{Target: rev}); err == nil {
@@ -146,7 +148,7 @@ func TestRefusesPathEscapes(t *testing.T) {
 	for _, p := range []string{"../x", "src/../../x", "/etc/passwd", "file:///etc/passwd", ".git/config", ".git", "a\x00b"} {
 		t.Run(p, func(t *testing.T) {
 			ctx := testCtx(t)
-			_, _, err := r.logTool(ctx, nil, sc, LogArgs{Path: p})
+			_, _, err := r.logTool(ctx, nil, sc, history.LogArgs{Path: p})
 			if err == nil || !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("git_log path: err = %v, want not found", err)
 			}

@@ -1,4 +1,4 @@
-package gittools
+package history
 
 import (
 	"context"
@@ -15,24 +15,24 @@ import (
 	"github.com/grove-mcp/grove/roots"
 )
 
-// logQuery is a validated git_log request.
-type logQuery struct {
-	max          int
+// Query is a validated git_log request.
+type Query struct {
+	Max          int
 	from, hide   string // revisions; from "" = HEAD
-	path         string // repo-relative, "" = no path limit
+	Path         string // repo-relative, "" = no path limit
 	author, grep *regexp.Regexp
 	since, until time.Time
-	progress     func(int)
+	Progress     func(int)
 }
 
-// logQuery validates in.
-func newLogQuery(rp *repo.Repo, sc *roots.Scope, in LogArgs) (q logQuery, err error) {
-	q.max = in.MaxCount
+// Query validates in.
+func NewQuery(rp *repo.Repo, sc *roots.Scope, in LogArgs) (q Query, err error) {
+	q.Max = in.MaxCount
 	switch {
-	case q.max <= 0:
-		q.max = defaultLogCount
-	case q.max > maxLogCount:
-		q.max = maxLogCount
+	case q.Max <= 0:
+		q.Max = DefaultCount
+	case q.Max > MaxCount:
+		q.Max = MaxCount
 	}
 	q.from = in.Revision
 	if a, b, ok := repo.SplitRange(in.Revision); ok {
@@ -41,7 +41,7 @@ func newLogQuery(rp *repo.Repo, sc *roots.Scope, in LogArgs) (q logQuery, err er
 		}
 		q.hide, q.from = a, b
 	}
-	if q.path, err = rp.RepoRel(sc, in.Path); err != nil {
+	if q.Path, err = rp.RepoRel(sc, in.Path); err != nil {
 		return q, err
 	}
 	if q.author, err = compileFilter("author", in.Author); err != nil {
@@ -77,7 +77,7 @@ func compileFilter(name, expr string) (*regexp.Regexp, error) {
 }
 
 // match applies the author, message and date filters.
-func (q *logQuery) match(c *object.Commit) bool {
+func (q *Query) match(c *object.Commit) bool {
 	if q.author != nil && !q.author.MatchString(c.Author.Name+" <"+c.Author.Email+">") {
 		return false
 	}
@@ -91,8 +91,8 @@ func (q *logQuery) match(c *object.Commit) bool {
 	return q.until.IsZero() || !when.After(q.until)
 }
 
-// log walks history for q.
-func log(rp *repo.Repo, ctx context.Context, q logQuery) (LogOut, error) {
+// Log walks history for q.
+func Log(rp *repo.Repo, ctx context.Context, q Query) (LogOut, error) {
 	out := LogOut{Commits: []repo.CommitInfo{}}
 	w, err := startWalk(rp, q.from, q.hide)
 	if err != nil || w == nil {
@@ -100,14 +100,14 @@ func log(rp *repo.Repo, ctx context.Context, q logQuery) (LogOut, error) {
 	}
 	w.Graph = rp.WalkGraph() // decode only the commits shown, and each of them once per cache lifetime
 	var lookup *repo.TreeLookup
-	if q.path != "" {
+	if q.Path != "" {
 		lookup = repo.NewTreeLookup(rp)
 	}
 	for n := 0; ; n++ {
-		if q.progress != nil && n > 0 && n%progressEveryCommits == 0 {
-			q.progress(n)
+		if q.Progress != nil && n > 0 && n%progressEveryCommits == 0 {
+			q.Progress(n)
 		}
-		if n == maxScan && w.Queue.Len() > 0 {
+		if n == MaxScan && w.Queue.Len() > 0 {
 			out.Scanned, out.Resume = n, w.Queue[0].C.Hash.String()
 			return out, nil
 		}
@@ -120,7 +120,7 @@ func log(rp *repo.Repo, ctx context.Context, q logQuery) (LogOut, error) {
 		}
 		show, parents := true, c.ParentHashes
 		if lookup != nil {
-			if show, parents, err = simplify(rp, w, lookup, c, q.path); err != nil {
+			if show, parents, err = simplify(rp, w, lookup, c, q.Path); err != nil {
 				return out, err
 			}
 		}
@@ -136,25 +136,25 @@ func log(rp *repo.Repo, ctx context.Context, q logQuery) (LogOut, error) {
 }
 
 // add appends c to out if it passes the filters; done reports that out was already full (out.More is set).
-func (q *logQuery) add(out *LogOut, rp *repo.Repo, c *object.Commit) (done bool, err error) {
+func (q *Query) add(out *LogOut, rp *repo.Repo, c *object.Commit) (done bool, err error) {
 	e, err := rp.CachedCommit(c.Hash) // c may be partial (from the commit-graph)
 	if err != nil || !q.match(e.C) {
 		return false, err
 	}
-	if len(out.Commits) == q.max {
+	if len(out.Commits) == q.Max {
 		out.More = true
 		return true, nil
 	}
 	if cap(out.Commits) == 0 { // one allocation for the usual page of commits
-		out.Commits = make([]repo.CommitInfo, 0, min(q.max, 64))
+		out.Commits = make([]repo.CommitInfo, 0, min(q.Max, 64))
 	}
 	out.Commits = append(out.Commits, e.Summary())
 	return false, nil
 }
 
-// maxScan bounds one walk: a filter that matches nothing in a long history (a rarely touched path, an author
+// MaxScan bounds one walk: a filter that matches nothing in a long history (a rarely touched path, an author
 // who never committed) must not hold the repository for minutes; the answer says where to resume.
-var maxScan = 200_000 // a variable so tests can lower it
+var MaxScan = 200_000 // a variable so tests can lower it
 
 // progressEveryCommits is how many commits pass between progress notifications in a walk.
 const progressEveryCommits = 2000
