@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/status"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -115,7 +117,7 @@ func TestLinkedWorktree(t *testing.T) {
 	f.git("worktree", "add", "-q", wt, "feature")
 	f.write("wt/new.txt", "n\n")
 	r, sc := f.repos()
-	_, out, err := r.status(testCtx(t), nil, sc, StatusArgs{RepoPath: wt})
+	_, out, err := r.status(testCtx(t), nil, sc, status.StatusArgs{RepoPath: wt})
 	if err != nil {
 		t.Fatal(err)
 	}

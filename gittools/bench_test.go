@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/status"
+
 	"github.com/grove-mcp/grove/gittools/internal/history"
 
 	"github.com/grove-mcp/grove/gittools/internal/diff"
@@ -58,7 +60,7 @@ func BenchmarkStatus(b *testing.B) {
 			ctx := testCtx(b)
 			b.ResetTimer()
 			for b.Loop() {
-				if _, _, err := r.status(ctx, nil, sc, StatusArgs{}); err != nil {
+				if _, _, err := r.status(ctx, nil, sc, status.StatusArgs{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/status"
+
 	"github.com/grove-mcp/grove/gittools/internal/history"
 
 	"github.com/grove-mcp/grove/gittools/internal/blame"
@@ -41,7 +43,7 @@ func TestCompareWithGitCLI(t *testing.T) {
 		grove func() error
 		git   []string
 	}{
-		{"status", func() error { _, _, err := r.status(ctx, nil, sc, StatusArgs{}); return err }, []string{"status", "--porcelain"}},
+		{"status", func() error { _, _, err := r.status(ctx, nil, sc, status.StatusArgs{}); return err }, []string{"status", "--porcelain"}},
 		{"log 50", func() error { _, _, err := r.logTool(ctx, nil, sc, history.LogArgs{MaxCount: 50}); return err }, []string{"log", "-50", "--format=%h %ad %an: %s", "--date=short"}},
 		{"log 50 hot path", func() error {
 			_, _, err := r.logTool(ctx, nil, sc, history.LogArgs{MaxCount: 50, Path: info.HotPath})

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/status"
+
 	"github.com/grove-mcp/grove/gittools/internal/history"
 
 	"github.com/grove-mcp/grove/gittools/internal/diff"
@@ -29,7 +31,7 @@ func TestConcurrentCalls(t *testing.T) {
 		wg.Go(func() {
 			switch i % 5 {
 			case 0:
-				_, out, err := r.status(ctx, nil, sc, StatusArgs{})
+				_, out, err := r.status(ctx, nil, sc, status.StatusArgs{})
 				if err == nil && len(out.Entries) != len(wantStatus) {
 					err = fmt.Errorf("status: %d entries, want %d", len(out.Entries), len(wantStatus))
 				}
@@ -65,14 +67,14 @@ func TestCachesFollowTheRepository(t *testing.T) {
 	f := historyFixture(t)
 	r, sc := f.repos()
 	ctx := testCtx(t)
-	if _, _, err := r.status(ctx, nil, sc, StatusArgs{}); err != nil {
+	if _, _, err := r.status(ctx, nil, sc, status.StatusArgs{}); err != nil {
 		t.Fatal(err)
 	}
 	f.write("new.txt", "n\n")
 	f.commit("after first open")
 	f.git("gc", "-q", "--prune=now") // repacks: the old pack disappears
 	f.write("README", "edited\n")
-	_, out, err := r.status(ctx, nil, sc, StatusArgs{})
+	_, out, err := r.status(ctx, nil, sc, status.StatusArgs{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,12 +89,12 @@ func TestCachesFollowTheRepository(t *testing.T) {
 		t.Errorf("log after gc: %d commits (first %q), want %d", got, lg.Commits[0].Subject, want)
 	}
 	r.Invalidate(f.dir)
-	if _, _, err := r.status(ctx, nil, sc, StatusArgs{}); err != nil {
+	if _, _, err := r.status(ctx, nil, sc, status.StatusArgs{}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func statusOf2(out StatusOut) []string {
+func statusOf2(out status.StatusOut) []string {
 	lines := []string{}
 	for _, e := range out.Entries {
 		lines = append(lines, e.Index+e.Worktree+" "+e.Path)

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/status"
+
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -312,7 +314,7 @@ func TestCraftedCacheTreeRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, sc := f.repos()
-	if _, _, err := r.status(testCtx(t), nil, sc, StatusArgs{}); err == nil || !strings.Contains(err.Error(), "not a path git would write") {
+	if _, _, err := r.status(testCtx(t), nil, sc, status.StatusArgs{}); err == nil || !strings.Contains(err.Error(), "not a path git would write") {
 		t.Errorf("status with a cache-tree node \"..\": %v, want the index refused", err)
 	}
 	if _, err := gitfmt.CheckedIndex(data, "index"); err == nil {

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/status"
+
 	"github.com/grove-mcp/grove/gittools/internal/scan"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
@@ -243,7 +245,7 @@ func TestRepoLockHonoursContext(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := r.status(ctx, nil, sc, StatusArgs{})
+		_, _, err := r.status(ctx, nil, sc, status.StatusArgs{})
 		done <- err
 	}()
 	select {

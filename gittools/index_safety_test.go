@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/status"
+
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -44,7 +46,7 @@ func TestCraftedIndexPathsRefused(t *testing.T) {
 			out.Close()
 
 			r, sc := f.repos()
-			_, _, err = r.status(testCtx(t), nil, sc, StatusArgs{})
+			_, _, err = r.status(testCtx(t), nil, sc, status.StatusArgs{})
 			if err == nil || !strings.Contains(err.Error(), "not a path git would write") {
 				t.Errorf("status with index entry %q: %v, want it refused", bad, err)
 			}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/status"
+
 	"github.com/grove-mcp/grove/gittools/internal/history"
 
 	"github.com/grove-mcp/grove/gittools/internal/blame"
@@ -86,14 +88,14 @@ func TestRefusesRepositoriesOutsideTheRoots(t *testing.T) {
 			sc := scopeOf(t, root)
 			r := New(Options{Scope: scope.Static(sc)})
 			defer r.Close()
-			_, _, err := r.status(testCtx(t), nil, sc, StatusArgs{RepoPath: repoPath})
+			_, _, err := r.status(testCtx(t), nil, sc, status.StatusArgs{RepoPath: repoPath})
 			if err == nil {
 				t.Fatal("status succeeded, want refusal")
 			}
 			if !errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), outside) && !strings.Contains(repoPath, outside) {
 				t.Errorf("err = %v, want a not-found error naming only the input", err)
 			}
-			_, _, missing := r.status(testCtx(t), nil, sc, StatusArgs{RepoPath: repoPath + "/no-such-dir"})
+			_, _, missing := r.status(testCtx(t), nil, sc, status.StatusArgs{RepoPath: repoPath + "/no-such-dir"})
 			if got, want := err.Error(), strings.Replace(missing.Error(), repoPath+"/no-such-dir", repoPath, 1); got != want {
 				t.Errorf("refusal reads %q, a missing path %q: they must not differ", got, want)
 			}
@@ -110,7 +112,7 @@ func TestIndexSymlinkedOutsideIsNotRead(t *testing.T) {
 	os.Rename(filepath.Join(f.dir, ".git", "index"), filepath.Join(outside, "index"))
 	os.Symlink(filepath.Join(outside, "index"), filepath.Join(f.dir, ".git", "index"))
 	r, sc := f.repos()
-	_, _, err := r.status(testCtx(t), nil, sc, StatusArgs{})
+	_, _, err := r.status(testCtx(t), nil, sc, status.StatusArgs{})
 	if err == nil || strings.Contains(err.Error(), outside) {
 		t.Errorf("status with an index symlinked outside: err = %v, want a refusal not naming the target", err)
 	}
@@ -214,10 +216,10 @@ func TestRepoPathRequiredWithSeveralRoots(t *testing.T) {
 	sc := scopeOf(t, f.dir, other)
 	r := New(Options{Scope: scope.Static(sc)})
 	defer r.Close()
-	if _, _, err := r.status(testCtx(t), nil, sc, StatusArgs{}); err == nil || !strings.Contains(err.Error(), "repo_path is required") {
+	if _, _, err := r.status(testCtx(t), nil, sc, status.StatusArgs{}); err == nil || !strings.Contains(err.Error(), "repo_path is required") {
 		t.Errorf("err = %v, want repo_path required", err)
 	}
-	if _, _, err := r.status(testCtx(t), nil, sc, StatusArgs{RepoPath: roots.URI(f.dir)}); err != nil {
+	if _, _, err := r.status(testCtx(t), nil, sc, status.StatusArgs{RepoPath: roots.URI(f.dir)}); err != nil {
 		t.Errorf("with a file:// repo_path: %v", err)
 	}
 }

@@ -2,57 +2,13 @@ package gittools
 
 import (
 	"context"
-	"fmt"
-	"sort"
-	"strings"
 
-	"github.com/grove-mcp/grove/gittools/internal/diff"
-
-	"github.com/grove-mcp/grove/gittools/internal/scan"
-
-	"github.com/grove-mcp/grove/gittools/internal/repo"
-
-	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
-
-	"github.com/grove-mcp/grove/gittools/internal/patchtext"
-
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/grove-mcp/grove/gittools/internal/status"
 
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// StatusArgs are the arguments of git_status.
-type StatusArgs struct {
-	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
-}
-
-// StatusOut is the structured result of git_status.
-type StatusOut struct {
-	Branch       string        `json:"branch" jsonschema:"current branch, or HEAD when detached"`
-	Detached     bool          `json:"detached,omitempty"`
-	Unborn       bool          `json:"unborn,omitempty" jsonschema:"the branch has no commits yet"`
-	Upstream     string        `json:"upstream,omitempty" jsonschema:"the branch's upstream, e.g. origin/main"`
-	Ahead        int           `json:"ahead,omitempty" jsonschema:"commits on the branch not on its upstream"`
-	Behind       int           `json:"behind,omitempty" jsonschema:"commits on the upstream not on the branch"`
-	UpstreamGone bool          `json:"upstream_gone,omitempty" jsonschema:"the upstream is configured but its ref does not exist"`
-	Entries      []StatusEntry `json:"entries" jsonschema:"changed, unmerged and untracked paths"`
-	Clean        bool          `json:"clean"`
-	Total        int           `json:"total" jsonschema:"number of entries before truncation"`
-	Truncated    bool          `json:"truncated,omitempty"`
-}
-
-// StatusEntry is one line of `git status --short`.
-type StatusEntry struct {
-	Path     string `json:"path" jsonschema:"slash-separated, relative to the worktree; untracked directories end in /"`
-	OrigPath string `json:"orig_path,omitempty" jsonschema:"for a staged rename (identical content): the path before"`
-	Index    string `json:"index" jsonschema:"X column: staged change (M A D T U, or space)"`
-	Worktree string `json:"worktree" jsonschema:"Y column: unstaged change (M D T A U, or space); ?? for untracked"`
-}
-
-// maxStatusEntries caps the entries returned; the rest are counted in a note.
-const maxStatusEntries = 1000
 
 func (r *Repos) addStatus(s *mcp.Server) {
 	scope.AddTool(s, &mcp.Tool{
@@ -64,127 +20,15 @@ func (r *Repos) addStatus(s *mcp.Server) {
 	}, r.opts.Scope, r.status)
 }
 
-func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in StatusArgs) (*mcp.CallToolResult, StatusOut, error) {
+func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in status.StatusArgs) (*mcp.CallToolResult, status.StatusOut, error) {
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
 	if err != nil {
-		return nil, StatusOut{}, err
+		return nil, status.StatusOut{}, err
 	}
 	defer unlock()
-	out, err := status(rp, ctx, progressFunc(ctx, req, "scanning worktree"))
+	out, err := status.Of(rp, ctx, progressFunc(ctx, req, "scanning worktree"))
 	if err != nil {
-		return nil, StatusOut{}, err
+		return nil, status.StatusOut{}, err
 	}
-	return textResult(formatStatus(out)), out, nil
-}
-
-// status computes the full status.
-func status(rp *repo.Repo, ctx context.Context, progress func(int)) (StatusOut, error) {
-	out := StatusOut{Entries: []StatusEntry{}}
-	if err := branchLine(rp, &out); err != nil {
-		return out, err
-	}
-	if !out.Detached && !out.Unborn {
-		if err := upstream(rp, ctx, &out); err != nil {
-			return out, err
-		}
-	}
-	idx, err := rp.Index()
-	if err != nil {
-		return out, err
-	}
-	staged, err := scan.Staged(rp, ctx, idx)
-	if err != nil {
-		return out, err
-	}
-	wt, err := scan.Worktree(rp, ctx, idx, true, progress)
-	if err != nil {
-		return out, err
-	}
-	renames, err := diff.StagedRenames(rp, idx, staged)
-	if err != nil {
-		return out, err
-	}
-	out.Entries = mergeStatus(idx, staged, wt, renames)
-	out.Clean, out.Total = len(out.Entries) == 0, len(out.Entries)
-	if len(out.Entries) > maxStatusEntries {
-		out.Entries, out.Truncated = out.Entries[:maxStatusEntries], true
-	}
-	return out, nil
-}
-
-// mergeStatus combines the columns, unmerged paths first in path order as git, then untracked.
-func mergeStatus(idx *gitfmt.Index, staged map[string]byte, wt *scan.Result, renames map[string]string) []StatusEntry {
-	cols := map[string][2]byte{}
-	for p, c := range staged {
-		v := cols[p]
-		v[0] = c
-		cols[p] = v
-	}
-	for p, c := range wt.Changed {
-		v := cols[p]
-		v[1] = c
-		cols[p] = v
-	}
-	for p, xy := range scan.Unmerged(idx) {
-		cols[p] = xy
-	}
-	paths := make([]string, 0, len(cols))
-	for p := range cols {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	out := make([]StatusEntry, 0, len(paths)+len(wt.Untracked))
-	for _, p := range paths {
-		out = append(out, StatusEntry{Path: p, OrigPath: renames[p], Index: col(cols[p][0]), Worktree: col(cols[p][1])})
-	}
-	untracked := append([]string(nil), wt.Untracked...)
-	sort.Strings(untracked)
-	for _, p := range untracked {
-		out = append(out, StatusEntry{Path: p, Index: "?", Worktree: "?"})
-	}
-	return out
-}
-
-func col(c byte) string {
-	if c == 0 {
-		return " "
-	}
-	return string(c)
-}
-
-// branchLine fills the branch fields from HEAD.
-func branchLine(rp *repo.Repo, out *StatusOut) error {
-	head, err := rp.Git.Storer.Reference("HEAD")
-	if err != nil {
-		return fmt.Errorf("reading HEAD: %w", err)
-	}
-	if head.Type() == plumbing.HashReference {
-		out.Branch, out.Detached = "HEAD", true
-		return nil
-	}
-	out.Branch = head.Target().Short()
-	if _, err := rp.Git.Storer.Reference(head.Target()); err != nil {
-		out.Unborn = true
-	}
-	return nil
-}
-
-// formatStatus renders `git status --short --branch`.
-func formatStatus(out StatusOut) string {
-	var b strings.Builder
-	b.WriteString(branchHeader(out) + "\n")
-	for _, e := range out.Entries {
-		if e.OrigPath != "" {
-			fmt.Fprintf(&b, "%s%s %s -> %s\n", e.Index, e.Worktree, patchtext.QuotePath(e.OrigPath), patchtext.QuotePath(e.Path))
-			continue
-		}
-		fmt.Fprintf(&b, "%s%s %s\n", e.Index, e.Worktree, patchtext.QuotePath(e.Path))
-	}
-	if out.Clean {
-		b.WriteString("nothing to commit, working tree clean\n")
-	}
-	if out.Truncated {
-		fmt.Fprintf(&b, "… %d more entries not shown (only the first %d are listed)\n", out.Total-len(out.Entries), len(out.Entries))
-	}
-	return b.String()
+	return textResult(status.Format(out)), out, nil
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/status"
+
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/google/go-cmp/cmp"
@@ -18,7 +20,7 @@ import (
 func statusLines(t *testing.T, f *fixture) []string {
 	t.Helper()
 	r, sc := f.repos()
-	_, out, err := r.status(testCtx(t), nil, sc, StatusArgs{})
+	_, out, err := r.status(testCtx(t), nil, sc, status.StatusArgs{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +127,7 @@ func TestStatusStagedRenameMatchesGit(t *testing.T) {
 	f.git("rm", "-q", "b.txt")
 	f.write("moved/a.txt", "edited after the move\n")
 	r, sc := f.repos()
-	res, _, err := r.status(testCtx(t), nil, sc, StatusArgs{})
+	res, _, err := r.status(testCtx(t), nil, sc, status.StatusArgs{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +165,7 @@ func TestStatusUnbornAndBranch(t *testing.T) {
 	f.write("a.txt", "a\n")
 	f.git("add", "a.txt")
 	r, sc := f.repos()
-	res, out, err := r.status(testCtx(t), nil, sc, StatusArgs{})
+	res, out, err := r.status(testCtx(t), nil, sc, status.StatusArgs{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +187,7 @@ func TestStatusBranchHeaderMatchesGit(t *testing.T) {
 	r, sc := f.repos()
 	for _, branch := range []string{"topic", "main"} {
 		f.git("checkout", "-q", branch)
-		res, _, err := r.status(testCtx(t), nil, sc, StatusArgs{})
+		res, _, err := r.status(testCtx(t), nil, sc, status.StatusArgs{})
 		if err != nil {
 			t.Fatal(err)
 		}

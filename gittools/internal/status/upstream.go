@@ -1,4 +1,4 @@
-package gittools
+package status
 
 import (
 	"context"
