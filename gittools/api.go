@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/refs"
+
 	"github.com/grove-mcp/grove/gittools/internal/history"
 
 	"github.com/grove-mcp/grove/gittools/internal/diff"
@@ -190,7 +192,7 @@ func (r *Repos) Revisions(ctx context.Context, sc *roots.Scope, repoPath, prefix
 			}
 		}
 	}
-	br, err := branches(rp, true, true)
+	br, err := refs.Branches(rp, true, true)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +201,7 @@ func (r *Repos) Revisions(ctx context.Context, sc *roots.Scope, repoPath, prefix
 		names = append(names, b.Name)
 	}
 	add(names)
-	tags, err := tags(rp)
+	tags, err := refs.Tags(rp)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/refs"
+
 	"github.com/grove-mcp/grove/gittools/internal/status"
 
 	"github.com/grove-mcp/grove/gittools/internal/history"
@@ -147,7 +149,7 @@ func TestTagListMatchesGit(t *testing.T) {
 	f.git("tag", "-a", "-m", "release two\n\nnotes", "v2.0")
 	f.git("tag", "alpha", "feature")
 	r, sc := f.repos()
-	_, out, err := r.tag(testCtx(t), nil, sc, TagArgs{})
+	_, out, err := r.tag(testCtx(t), nil, sc, refs.TagArgs{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/refs"
+
 	"github.com/grove-mcp/grove/gittools/internal/writecmd"
 
 	"github.com/google/go-cmp/cmp"
@@ -54,7 +56,7 @@ func TestGitCreateBranch(t *testing.T) {
 
 func TestGitTagCreate(t *testing.T) {
 	f := newBranchFixture(t)
-	var out TagOut
+	var out refs.TagOut
 	f.ok("git_tag", map[string]any{"repo_path": f.dir, "name": "v1.0", "message": "Release 1.0\n\nNotes."}, &out)
 	if got := f.git("cat-file", "-t", "v1.0"); got != "tag" {
 		t.Errorf("v1.0 is a %s, want an annotated tag", got)
@@ -67,7 +69,7 @@ func TestGitTagCreate(t *testing.T) {
 	if !out.Created || len(out.Tags) != 1 || !out.Tags[0].Annotated || out.Tags[0].Subject != "Release 1.0" {
 		t.Errorf("TagOut = %+v", out)
 	}
-	out = TagOut{}
+	out = refs.TagOut{}
 	f.ok("git_tag", map[string]any{"repo_path": f.dir, "name": "nomsg", "revision": "other"}, &out)
 	got = f.git("for-each-ref", "--format=%(objecttype) %(taggername)|%(contents)|%(*objectname)", "refs/tags/nomsg")
 	want = fmt.Sprintf("tag %s|nomsg\n|%s", testCommitterName, f.git("rev-parse", "other"))

@@ -21,6 +21,8 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/grove-mcp/grove/gittools/internal/refs"
+
 	"github.com/grove-mcp/grove/gittools/internal/writecmd"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -276,13 +278,13 @@ func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Sco
 }
 
 // createTag creates the tag in.Name at in.Revision (default HEAD). rp is locked by the caller.
-func (r *Repos) createTag(ctx context.Context, rp *repo.Repo, in TagArgs) (*mcp.CallToolResult, TagOut, error) {
+func (r *Repos) createTag(ctx context.Context, rp *repo.Repo, in refs.TagArgs) (*mcp.CallToolResult, refs.TagOut, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, TagOut{}, err
+		return nil, refs.TagOut{}, err
 	}
 	name, err := writecmd.TagName(in.Name)
 	if err != nil {
-		return nil, TagOut{}, err
+		return nil, refs.TagOut{}, err
 	}
 	rev := in.Revision
 	if rev == "" {
@@ -290,24 +292,24 @@ func (r *Repos) createTag(ctx context.Context, rp *repo.Repo, in TagArgs) (*mcp.
 	}
 	target, err := rp.Resolve(rev)
 	if err != nil {
-		return nil, TagOut{}, err
+		return nil, refs.TagOut{}, err
 	}
 	if _, err := rp.Git.Storer.Reference(name); err == nil {
-		return nil, TagOut{}, fmt.Errorf("tag %q already exists", name.Short())
+		return nil, refs.TagOut{}, fmt.Errorf("tag %q already exists", name.Short())
 	}
 	msg, err := writecmd.TagMessage(name.Short(), in.Message)
 	if err != nil {
-		return nil, TagOut{}, err
+		return nil, refs.TagOut{}, err
 	}
 	refHash, err := writecmd.WriteTagObject(rp, name.Short(), target, msg)
 	if err != nil {
-		return nil, TagOut{}, err
+		return nil, refs.TagOut{}, err
 	}
 	if err := writecmd.CreateRef(rp, plumbing.NewHashReference(name, refHash)); err != nil {
-		return nil, TagOut{}, err
+		return nil, refs.TagOut{}, err
 	}
 	rp.Changed()
-	info := TagInfo{Name: name.Short(), Commit: target.String(), Annotated: true, Subject: gitwrite.SummaryLine(msg)}
-	text := fmt.Sprintf("Created annotated tag %s at %s.", info.Name, shortHash(info.Commit))
-	return textResult(text), TagOut{Tags: []TagInfo{info}, Created: true}, nil
+	info := refs.TagInfo{Name: name.Short(), Commit: target.String(), Annotated: true, Subject: gitwrite.SummaryLine(msg)}
+	text := fmt.Sprintf("Created annotated tag %s at %s.", info.Name, refs.ShortHash(info.Commit))
+	return textResult(text), refs.TagOut{Tags: []refs.TagInfo{info}, Created: true}, nil
 }

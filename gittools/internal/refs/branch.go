@@ -1,18 +1,18 @@
-package gittools
+// Package refs owns listing a repository's branches (with their upstream)
+// and tags, and the arguments and answers of git_branch and git_tag's
+// listing.
+//
+//	out, err := refs.Branches(rp, true, false) // local branches only
+//	tags, err := refs.Tags(rp)
+package refs
 
 import (
-	"context"
-	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/grove-mcp/grove/roots"
-	"github.com/grove-mcp/grove/scope"
 )
 
 // BranchArgs are the arguments of git_branch.
@@ -35,56 +35,8 @@ type BranchInfo struct {
 	Current bool   `json:"current,omitempty"`
 }
 
-func (r *Repos) addBranch(s *mcp.Server) {
-	scope.AddTool(s, &mcp.Tool{
-		Name:        "git_branch",
-		Title:       "Git branches",
-		Description: "List local, remote or all branches with the commit each points at; the current branch is marked with *.",
-		Annotations: readOnlyTool(),
-	}, r.opts.Scope, r.branch)
-}
-
-func (r *Repos) branch(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in BranchArgs) (*mcp.CallToolResult, BranchOut, error) {
-	var local, remote bool
-	switch in.BranchType {
-	case "", "local":
-		local = true
-	case "remote":
-		remote = true
-	case "all":
-		local, remote = true, true
-	default:
-		return nil, BranchOut{}, fmt.Errorf("branch_type must be local, remote or all, not %q", in.BranchType)
-	}
-	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
-	if err != nil {
-		return nil, BranchOut{}, err
-	}
-	defer unlock()
-	out, err := branches(rp, local, remote)
-	if err != nil {
-		return nil, BranchOut{}, err
-	}
-	var b strings.Builder
-	for _, br := range out.Branches {
-		mark := "  "
-		if br.Current {
-			mark = "* "
-		}
-		name := br.Name
-		if br.Remote && remote && local {
-			name = "remotes/" + name
-		}
-		fmt.Fprintf(&b, "%s%s %s\n", mark, name, shortHash(br.Commit))
-	}
-	if len(out.Branches) == 0 {
-		b.WriteString("no branches\n")
-	}
-	return textResult(b.String()), out, nil
-}
-
-// branches lists branches sorted by name, locals first.
-func branches(rp *repo.Repo, local, remote bool) (BranchOut, error) {
+// Branches lists branches sorted by name, locals first.
+func Branches(rp *repo.Repo, local, remote bool) (BranchOut, error) {
 	out := BranchOut{Branches: []BranchInfo{}}
 	if head, err := rp.Git.Storer.Reference(plumbing.HEAD); err == nil && head.Type() == plumbing.SymbolicReference {
 		out.Current = head.Target().Short()
