@@ -53,11 +53,11 @@ func (r *Repos) Show(ctx context.Context, sc *roots.Scope, repoPath, revision st
 	if err != nil {
 		return "", "", err
 	}
-	out, _, err := showCommit(rp, ctx, c)
+	out, _, err := diff.ShowCommit(rp, ctx, c)
 	if err != nil {
 		return "", "", err
 	}
-	return commitHeader(c), out.Patch, nil
+	return diff.CommitHeader(c), out.Patch, nil
 }
 
 // FileLog returns the last max commits that changed the file at path (absolute or a file:// URI inside the
@@ -100,7 +100,7 @@ func fileLogText(rp *repo.Repo, ctx context.Context, out history.LogOut, rel str
 		if err != nil {
 			return "", err
 		}
-		b.WriteString(commitHeader(c))
+		b.WriteString(diff.CommitHeader(c))
 		var parent = repo.ZeroHash
 		if len(c.ParentHashes) > 0 {
 			p, err := rp.Git.CommitObject(c.ParentHashes[0])

@@ -133,7 +133,7 @@ func BenchmarkShow(b *testing.B) {
 	ctx := testCtx(b)
 	short := info.Head.String()[:10]
 	for b.Loop() {
-		if _, out, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: short}); err != nil || len(out.Files) == 0 {
+		if _, out, err := r.showTool(ctx, nil, sc, diff.ShowArgs{Revision: short}); err != nil || len(out.Files) == 0 {
 			b.Fatal(err)
 		}
 	}

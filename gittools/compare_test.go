@@ -58,7 +58,7 @@ func TestCompareWithGitCLI(t *testing.T) {
 			_, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{Target: "HEAD~100..HEAD"})
 			return err
 		}, []string{"diff", "HEAD~100", "HEAD"}},
-		{"show short hash", func() error { _, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: short}); return err }, []string{"show", short}},
+		{"show short hash", func() error { _, _, err := r.showTool(ctx, nil, sc, diff.ShowArgs{Revision: short}); return err }, []string{"show", short}},
 		{"blame hot path", func() error {
 			_, _, err := r.blameTool(ctx, nil, sc, blame.BlameArgs{Path: info.HotPath})
 			return err

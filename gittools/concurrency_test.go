@@ -48,7 +48,7 @@ func TestConcurrentCalls(t *testing.T) {
 				_, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{})
 				errs <- err
 			case 3:
-				_, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: "HEAD~1"})
+				_, _, err := r.showTool(ctx, nil, sc, diff.ShowArgs{Revision: "HEAD~1"})
 				errs <- err
 			case 4:
 				_, _, err := r.logTool(ctx, nil, sc, history.LogArgs{Path: "src/a.go"})

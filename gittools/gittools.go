@@ -17,7 +17,10 @@
 //
 //   - internal/writecmd: the write commands (add, commit, branch, checkout, reset, init, tag), built from
 //   - internal/gitwrite: the write plumbing (index file, trees, blobs, refs, reflog, identity, path safety).
-//   - internal/diff: changes between trees, index and worktree, and patches (git_diff, git_status, git_show).
+//   - internal/status: git_status (branch line, upstream, entries), built from diff and scan.
+//   - internal/diff: changes between trees, index and worktree, and patches (git_diff); git_show's views.
+//   - internal/blame: git_blame (history walk, rename following), with internal/linediff.
+//   - internal/history: git_log (queries walked on the commit graph). internal/refs: branches and tags.
 //   - internal/scan: the worktree and the index compared with a tree (tracked, untracked, staged, conflicts).
 //   - internal/repo: an open repository: discovery, storage with capped reads, lock, caches, revisions,
 //     commit graph and walker, tree reading.
@@ -25,8 +28,6 @@
 //   - internal/patchtext: unified-diff text, path quoting, binary detection; internal/linediff: blame's
 //     line diff. Both are leaves.
 //   - internal/gittest: the git CLI test fixture (tests only).
-//
-// Status, log, show, blame, branch and tag still keep their engines next to their handlers here.
 //
 // # Performance
 //

@@ -131,7 +131,7 @@ func TestRefusesOptionLikeAndInvalidRevisions(t *testing.T) {
 			if _, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{Target: rev}); err == nil {
 				t.Error("git_diff accepted it")
 			}
-			if _, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: rev}); err == nil {
+			if _, _, err := r.showTool(ctx, nil, sc, diff.ShowArgs{Revision: rev}); err == nil {
 				t.Error("git_show accepted it")
 			}
 			if _, _, err := r.blameTool(ctx, nil, sc, blame.BlameArgs{Path: "README", Revision: rev}); err == nil {
@@ -157,7 +157,7 @@ func TestRefusesPathEscapes(t *testing.T) {
 			if _, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{Path: p}); err == nil {
 				t.Error("git_diff accepted it")
 			}
-			if _, _, err := r.showTool(ctx, nil, sc, ShowArgs{Revision: "HEAD", Path: p}); err == nil {
+			if _, _, err := r.showTool(ctx, nil, sc, diff.ShowArgs{Revision: "HEAD", Path: p}); err == nil {
 				t.Error("git_show accepted it")
 			}
 			if _, _, err := r.blameTool(ctx, nil, sc, blame.BlameArgs{Path: p}); err == nil {

@@ -22,7 +22,7 @@ func TestShowMatchesGit(t *testing.T) {
 	root := strings.TrimSpace(f.git("rev-list", "--max-parents=0", "HEAD"))
 	for _, rev := range []string{"HEAD", "HEAD~1", "HEAD~2", root, root[:10], "feature"} {
 		t.Run(rev, func(t *testing.T) {
-			res, _, err := r.showTool(testCtx(t), nil, sc, ShowArgs{Revision: rev})
+			res, _, err := r.showTool(testCtx(t), nil, sc, diff.ShowArgs{Revision: rev})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,7 +40,7 @@ func TestExactRenamesMatchGit(t *testing.T) {
 	f.git("commit", "-q", "-m", "staged rename")
 	f.git("mv", "other.txt", "docs.txt")
 	r, sc := f.repos()
-	res, _, err := r.showTool(testCtx(t), nil, sc, ShowArgs{Revision: "HEAD~3"})
+	res, _, err := r.showTool(testCtx(t), nil, sc, diff.ShowArgs{Revision: "HEAD~3"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,21 +67,21 @@ func TestShowFile(t *testing.T) {
 	f.write("bin.dat", "\x00binary")
 	f.commit("add binary")
 	r, sc := f.repos()
-	res, out, err := r.showTool(testCtx(t), nil, sc, ShowArgs{Revision: "HEAD~3", Path: "src/a.go"})
+	res, out, err := r.showTool(testCtx(t), nil, sc, diff.ShowArgs{Revision: "HEAD~3", Path: "src/a.go"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := f.git("show", "HEAD~3:src/a.go"); resultText(res) != want || out.Content != want {
 		t.Errorf("content = %q, want %q", resultText(res), want)
 	}
-	res, out, err = r.showTool(testCtx(t), nil, sc, ShowArgs{Revision: "HEAD", Path: "bin.dat"})
+	res, out, err = r.showTool(testCtx(t), nil, sc, diff.ShowArgs{Revision: "HEAD", Path: "bin.dat"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !out.Binary || out.Content != "" || !strings.Contains(resultText(res), "binary file (7 bytes)") {
 		t.Errorf("binary file: out=%+v text=%q", out, resultText(res))
 	}
-	if _, _, err := r.showTool(testCtx(t), nil, sc, ShowArgs{Revision: "HEAD", Path: "missing.txt"}); err == nil {
+	if _, _, err := r.showTool(testCtx(t), nil, sc, diff.ShowArgs{Revision: "HEAD", Path: "missing.txt"}); err == nil {
 		t.Error("missing path: no error")
 	}
 }

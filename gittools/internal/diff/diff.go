@@ -1,6 +1,8 @@
 // Package diff owns the changes between trees, the index and the worktree
 // (with exact renames for staged changes), git_diff's arguments and answer,
-// and rendering changes as patches within the answer's byte budget.
+// and rendering changes as patches within the answer's byte budget. It also
+// owns git_show's views of a commit (header and patch), a file and a
+// directory at a revision.
 //
 //	changes, untracked, err := diff.Changes(rp, ctx, staged, target, limit)
 //	out, text, err := diff.Render(rp, ctx, changes, contextLines, statOnly)
