@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -78,7 +77,7 @@ func (rp *repo) commitGraph() *graphFile {
 	return rp.graph
 }
 
-// openGraph reads the commit-graph through os.OpenInRoot, so a symlinked file cannot lead outside the git dir.
+// openGraph reads the commit-graph through an os.Root (openRegular), so a symlinked file cannot lead outside the git dir.
 // go-git's parser is not hardened against corrupt files: a panic in it means no graph.
 func openGraph(commonDir string) (_ commitgraph.Index, err error) {
 	defer func() {
@@ -86,7 +85,7 @@ func openGraph(commonDir string) (_ commitgraph.Index, err error) {
 			err = fmt.Errorf("%s: corrupt: %v", graphPath, p)
 		}
 	}()
-	f, err := os.OpenInRoot(commonDir, filepath.FromSlash(graphPath))
+	f, err := openRegularIn(commonDir, filepath.FromSlash(graphPath))
 	if err != nil {
 		return nil, err
 	}

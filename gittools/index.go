@@ -48,10 +48,10 @@ type indexEntry struct {
 // is 450 KB; NetBeans', 92,000 files, 15 MB). A bigger one is refused rather than read into memory.
 const maxIndexFile = 128 << 20
 
-// readIndex parses the index file name in dir, read through os.OpenInRoot so that a symlinked index cannot
-// lead outside the git dir. A missing index is an empty one.
+// readIndex parses the index file name in dir, read through an os.Root so that a symlinked index cannot
+// lead outside the git dir, and never a FIFO (openRegular). A missing index is an empty one.
 func readIndex(dir, name string) (*gitIndex, error) {
-	f, err := os.OpenInRoot(dir, name)
+	f, err := openRegularIn(dir, name)
 	if errors.Is(err, os.ErrNotExist) {
 		return &gitIndex{byName: map[string]int{}, cacheTree: map[string]plumbing.Hash{}}, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/grove-mcp/grove/roots"
@@ -29,16 +30,48 @@ func readSmall(sc *roots.Scope, p string) ([]byte, error) {
 			return nil, errNotRegularMeta
 		}
 	}
-	f, err := os.Open(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|openNoBlock, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, errNotRegularMeta // swapped since the check above
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxMetaFile+1))
 	if err == nil && len(data) > maxMetaFile {
 		return nil, errTooBigMeta
 	}
 	return data, err
+}
+
+// openRegular opens name in root for reading without blocking (openNoBlock) and refuses anything but a regular
+// file: a crafted repository's index, config, commit-graph or object could be a FIFO, whose plain open waits
+// for a writer forever, holding the repository's lock.
+func openRegular(root *os.Root, name string) (*os.File, error) {
+	f, err := root.OpenFile(name, os.O_RDONLY|openNoBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %w", filepath.ToSlash(name), errNotRegularMeta)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// openRegularIn is openRegular in the directory dir.
+func openRegularIn(dir, name string) (*os.File, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	return openRegular(root, name)
 }
 
 func firstLine(sc *roots.Scope, p string) (string, bool) {

@@ -58,7 +58,7 @@ func (rp *repo) resolveShort(prefix string) (plumbing.Hash, error) {
 
 // listDir lists the names in dir of root, or nothing.
 func listDir(root *os.Root, dir string) []string {
-	f, err := root.Open(dir)
+	f, err := root.OpenFile(dir, os.O_RDONLY|openNoBlock, 0)
 	if err != nil {
 		return nil
 	}
@@ -69,7 +69,7 @@ func listDir(root *os.Root, dir string) []string {
 
 // idxPrefix returns up to two hashes in a version-2 pack index that start with prefix.
 func idxPrefix(root *os.Root, name, prefix string) ([]plumbing.Hash, error) {
-	f, err := root.Open(name)
+	f, err := openRegular(root, name)
 	if err != nil {
 		return nil, err
 	}

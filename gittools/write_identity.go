@@ -100,7 +100,7 @@ func globalConfigs() []*config.Config {
 
 // readConfigFile parses the config file p; a missing or unreadable one, or one over maxConfigFile, is none.
 func readConfigFile(p string) *config.Config {
-	f, err := os.Open(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|openNoBlock, 0)
 	if err != nil {
 		return nil
 	}

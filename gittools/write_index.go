@@ -38,7 +38,7 @@ func (rp *repo) loadIndex() (*indexFile, error) {
 		return nil, err
 	}
 	idx := &index.Index{Version: 2}
-	f, err := gd.Open("index")
+	f, err := openRegular(gd, "index")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
