@@ -58,10 +58,10 @@ type IndexEntry struct {
 // is 450 KB; NetBeans', 92,000 files, 15 MB). A bigger one is refused rather than read into memory.
 const MaxIndexFile = 128 << 20
 
-// ReadIndex parses the index file name in dir, read through os.OpenInRoot so that a symlinked index cannot
-// lead outside the git dir. A missing index is an empty one.
+// ReadIndex parses the index file name in dir, read through an os.Root so that a symlinked index cannot
+// lead outside the git dir, and never a FIFO (OpenRegular). A missing index is an empty one.
 func ReadIndex(dir, name string) (*Index, error) {
-	f, err := os.OpenInRoot(dir, name)
+	f, err := OpenRegularIn(dir, name)
 	if errors.Is(err, os.ErrNotExist) {
 		return &Index{ByName: map[string]int{}, CacheTree: map[string]plumbing.Hash{}}, nil
 	}

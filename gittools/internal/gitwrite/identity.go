@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/go-git/go-git/v5/plumbing/format/config"
@@ -102,7 +103,7 @@ func GlobalConfigs() []*config.Config {
 
 // readConfigFile parses the config file p; a missing or unreadable one, or one over maxConfigFile, is none.
 func readConfigFile(p string) *config.Config {
-	f, err := os.Open(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|gitfmt.OpenNoBlock, 0)
 	if err != nil {
 		return nil
 	}

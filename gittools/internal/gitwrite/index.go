@@ -50,7 +50,7 @@ func LoadIndex(rp *repo.Repo) (*IndexFile, error) {
 		return nil, err
 	}
 	idx := &index.Index{Version: 2}
-	f, err := gd.Open("index")
+	f, err := gitfmt.OpenRegular(gd, "index")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

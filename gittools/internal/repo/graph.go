@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -80,7 +79,7 @@ func (rp *Repo) CommitGraph() *graphFile {
 	return rp.graph
 }
 
-// openGraph reads the commit-graph through os.OpenInRoot, so a symlinked file cannot lead outside the git dir.
+// openGraph reads the commit-graph through an os.Root (gitfmt.OpenRegular), so a symlinked file cannot lead outside the git dir.
 // go-git's parser is not hardened against corrupt files: a panic in it means no graph.
 func openGraph(commonDir string) (_ commitgraph.Index, err error) {
 	defer func() {
@@ -88,7 +87,7 @@ func openGraph(commonDir string) (_ commitgraph.Index, err error) {
 			err = fmt.Errorf("%s: corrupt: %v", graphPath, p)
 		}
 	}()
-	f, err := os.OpenInRoot(commonDir, filepath.FromSlash(graphPath))
+	f, err := gitfmt.OpenRegularIn(commonDir, filepath.FromSlash(graphPath))
 	if err != nil {
 		return nil, err
 	}

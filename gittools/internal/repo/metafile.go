@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/grove-mcp/grove/roots"
@@ -31,11 +32,14 @@ func readSmall(sc *roots.Scope, p string) ([]byte, error) {
 			return nil, errNotRegularMeta
 		}
 	}
-	f, err := os.Open(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|gitfmt.OpenNoBlock, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, errNotRegularMeta // swapped since the check above
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxMetaFile+1))
 	if err == nil && len(data) > maxMetaFile {
 		return nil, errTooBigMeta
@@ -53,7 +57,7 @@ func firstLine(sc *roots.Scope, p string) (string, bool) {
 }
 
 var (
-	errNotRegularMeta = errors.New("not a regular file")
+	errNotRegularMeta = gitfmt.ErrNotRegular
 	errOutsideMeta    = errors.New("outside the roots")
 	errTooBigMeta     = fmt.Errorf("larger than %s", patchtext.SizeText(maxMetaFile))
 )

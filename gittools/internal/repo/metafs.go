@@ -30,6 +30,12 @@ type boundedFS struct {
 func (b boundedFS) Open(name string) (billy.File, error) { return b.OpenFile(name, os.O_RDONLY, 0) }
 
 func (b boundedFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, error) {
+	if flag&(os.O_WRONLY|os.O_RDWR) == 0 {
+		// A FIFO would block the open (and the repository's lock) forever: refuse what is not a regular file.
+		if fi, err := b.Filesystem.Stat(name); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+			return nil, b.refuse(name, "it is not a regular file")
+		}
+	}
 	f, err := b.Filesystem.OpenFile(name, flag, perm)
 	if err != nil || flag&(os.O_WRONLY|os.O_RDWR) != 0 {
 		return f, err
@@ -70,9 +76,14 @@ func (f *boundedFile) ReadAt(p []byte, off int64) (int, error) {
 }
 
 func (f *boundedFile) over() error {
-	err := &gitfmt.RefusedFile{File: ".git/" + f.rel, Reason: fmt.Sprintf("it is over the %s limit grove reads", patchtext.SizeText(f.limit))}
-	if f.fs.refused != nil {
-		f.fs.refused(err)
+	return f.fs.refuse(f.rel, fmt.Sprintf("it is over the %s limit grove reads", patchtext.SizeText(f.limit)))
+}
+
+// refuse reports and returns the refusal of the git dir's file name.
+func (b boundedFS) refuse(name, reason string) error {
+	err := &gitfmt.RefusedFile{File: ".git/" + filepath.ToSlash(filepath.Clean(name)), Reason: reason}
+	if b.refused != nil {
+		b.refused(err)
 	}
 	return err
 }

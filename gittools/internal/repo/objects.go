@@ -134,7 +134,7 @@ func (s *objectStore) looseObject(h plumbing.Hash) (plumbing.EncodedObject, erro
 	hex := h.String()
 	name := filepath.Join(hex[:2], hex[2:])
 	for _, dir := range s.loose {
-		f, err := dir.Open(name)
+		f, err := gitfmt.OpenRegular(dir, name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -168,7 +168,7 @@ func (s *objectStore) looseObject(h plumbing.Hash) (plumbing.EncodedObject, erro
 // Config reads the repository's config (commonDir/config, as go-git's storage does), refusing one over
 // MaxConfigFile instead of reading it all.
 func (s *objectStore) Config() (*config.Config, error) {
-	f, err := os.OpenInRoot(s.commonDir, "config")
+	f, err := gitfmt.OpenRegularIn(s.commonDir, "config")
 	if errors.Is(err, fs.ErrNotExist) {
 		return config.NewConfig(), nil
 	}
@@ -259,7 +259,7 @@ func (o *looseObj) Reader() (io.ReadCloser, error) {
 	if o.data != nil || o.size == 0 {
 		return io.NopCloser(bytes.NewReader(o.data)), nil
 	}
-	f, err := o.dir.Open(o.name)
+	f, err := gitfmt.OpenRegular(o.dir, o.name)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 )
 
 // minShortHash is the shortest abbreviated hash we look up, as git.
@@ -58,7 +59,7 @@ func (rp *Repo) resolveShort(prefix string) (plumbing.Hash, error) {
 
 // listDir lists the names in dir of root, or nothing.
 func listDir(root *os.Root, dir string) []string {
-	f, err := root.Open(dir)
+	f, err := root.OpenFile(dir, os.O_RDONLY|gitfmt.OpenNoBlock, 0)
 	if err != nil {
 		return nil
 	}
@@ -69,7 +70,7 @@ func listDir(root *os.Root, dir string) []string {
 
 // idxPrefix returns up to two hashes in a version-2 pack index that start with prefix.
 func idxPrefix(root *os.Root, name, prefix string) ([]plumbing.Hash, error) {
-	f, err := root.Open(name)
+	f, err := gitfmt.OpenRegular(root, name)
 	if err != nil {
 		return nil, err
 	}
