@@ -31,7 +31,7 @@ func QuotePath(p string) string {
 		default:
 			if c < 0x20 || c >= 0x7f {
 				b.WriteByte('\\')
-				b.WriteString(strconv.FormatInt(int64(c)|0o400, 8)[1:])
+				b.WriteString(strconv.FormatInt(int64(c)|0o1000, 8)[1:]) // three octal digits, as git writes them
 			} else {
 				b.WriteByte(c)
 			}
