@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/grove-mcp/grove/gittools/internal/refs"
 
 	"github.com/grove-mcp/grove/gittools/internal/history"
@@ -96,12 +97,12 @@ func fileLogText(rp *repo.Repo, ctx context.Context, out history.LogOut, rel str
 			b.WriteString("… " + strconv.Itoa(len(out.Commits)-i) + " older commits not shown (output cap)\n")
 			break
 		}
-		c, err := rp.Git.CommitObject(repo.HashOf(ci.Hash))
+		c, err := rp.Git.CommitObject(plumbing.NewHash(ci.Hash))
 		if err != nil {
 			return "", err
 		}
 		b.WriteString(diff.CommitHeader(c))
-		var parent = repo.ZeroHash
+		var parent = plumbing.ZeroHash
 		if len(c.ParentHashes) > 0 {
 			p, err := rp.Git.CommitObject(c.ParentHashes[0])
 			if err != nil {

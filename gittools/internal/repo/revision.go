@@ -147,9 +147,3 @@ func SplitRange(rev string) (a, b string, ok bool) {
 	a, b, ok = strings.Cut(rev, "..")
 	return a, b, ok
 }
-
-var ZeroHash plumbing.Hash
-
-func HashOf(s string) plumbing.Hash { return plumbing.NewHash(s) }
-
-func Itoa(n int) string { return fmt.Sprint(n) }
