@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/grove-mcp/grove/gittools/internal/blame"
+	"github.com/grove-mcp/grove/scope"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -99,5 +100,18 @@ func TestByteSize(t *testing.T) {
 		if diff := cmp.Diff(tt.want, blame.ByteSize(tt.n)); diff != "" {
 			t.Errorf("byteSize(%d) mismatch (-want +got):\n%s", tt.n, diff)
 		}
+	}
+}
+
+func TestBlameFollowsMaxReadBytes(t *testing.T) {
+	f := newFixture(t)
+	f.write("two.txt", strings.Repeat("x\n", 1024))
+	f.commit("add")
+	sc := scopeOf(t, f.dir)
+	r := New(Options{Scope: scope.Static(sc), MaxReadBytes: 1 << 10})
+	t.Cleanup(func() { r.Close() })
+	_, _, err := r.blameTool(testCtx(t), nil, sc, blame.BlameArgs{Path: "two.txt", EndLine: 1})
+	if want := "blob of 2 KiB: over the 1 KiB limit"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("blame of a 2 KiB file under a 1 KiB --max-file-size: err = %v, want it to say %q", err, want)
 	}
 }

@@ -15,10 +15,9 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/linediff"
 )
 
-// maxBlameBlob is the largest object blame reads into memory: each version of the blamed file, each file
-// a rename search scores, each tree it compares. Past it blame says so instead of reading. The lead wires
-// it to Options.MaxReadBytes once that option lands; until then it is this package constant.
-const maxBlameBlob = 10 << 20
+// defaultMaxBlameBlob is the limit on what blame reads into memory when the repository sets none: the
+// server's --max-file-size default.
+const defaultMaxBlameBlob = 10 << 20
 
 // lines returns a blob split into lines, each with its "\n" (the last may lack it, and then differs from
 // the same text with one, as in git), read once per blame while an origin holds it.
@@ -42,11 +41,18 @@ func (b *blamer) lines(h plumbing.Hash) (linediff.Text, error) {
 type blobReader struct {
 	rp      *repo.Repo
 	objects *os.Root // nil when it cannot be opened: then every object is sized by go-git
+	// limit is the largest object blame reads into memory (the server's --max-file-size): each version of
+	// the blamed file, each file a rename search scores, each tree it compares. Past it blame says so.
+	limit int64
 }
 
 func newBlobReader(rp *repo.Repo) *blobReader {
 	objects, _ := os.OpenRoot(filepath.Join(rp.CommonDir, "objects"))
-	return &blobReader{rp: rp, objects: objects}
+	limit := rp.MaxRead
+	if limit <= 0 {
+		limit = defaultMaxBlameBlob
+	}
+	return &blobReader{rp: rp, objects: objects, limit: limit}
 }
 
 func (r *blobReader) close() {
@@ -55,9 +61,9 @@ func (r *blobReader) close() {
 	}
 }
 
-// blob reads a blob of at most maxBlameBlob bytes.
+// blob reads a blob of at most r.limit bytes.
 func (r *blobReader) blob(h plumbing.Hash) ([]byte, error) {
-	return r.read(plumbing.BlobObject, h, maxBlameBlob)
+	return r.read(plumbing.BlobObject, h, r.limit)
 }
 
 // read reads an object of type t whose size, known before anything is inflated, is at most limit; it

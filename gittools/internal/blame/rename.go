@@ -57,7 +57,7 @@ const (
 
 // mostSimilar scores the deleted files against o's blob by [linediff.Similarity] and returns the most
 // similar at or over minRenameSimilarity; ties go to the same base name, then to tree order. Each file is
-// sized from its object header first and skipped unread when it is over maxBlameBlob, too much smaller or
+// sized from its object header first and skipped unread when it is over the reader's limit, too much smaller or
 // larger than o's to reach the threshold, or would take the bytes read past maxRenameBytes.
 func (r *renameSearch) mostSimilar(o *blameOrigin) (string, plumbing.Hash, error) {
 	dst, err := r.b.objects.blob(o.blob)
@@ -76,7 +76,7 @@ func (r *renameSearch) mostSimilar(o *blameOrigin) (string, plumbing.Hash, error
 			return "", plumbing.ZeroHash, err
 		}
 		small, large := float64(min(size, int64(len(dst)))), float64(max(size, int64(len(dst))))
-		if size > maxBlameBlob || size > budget || large > 0 && small/large < minRenameSimilarity {
+		if size > r.b.objects.limit || size > budget || large > 0 && small/large < minRenameSimilarity {
 			continue
 		}
 		budget -= size
@@ -162,7 +162,7 @@ type rawEntry struct {
 
 // treeEntries parses a tree object ("<octal mode> <name>\0<20-byte hash>" entries).
 func (b *blamer) treeEntries(h plumbing.Hash) ([]rawEntry, error) {
-	data, err := b.objects.read(plumbing.TreeObject, h, maxBlameBlob)
+	data, err := b.objects.read(plumbing.TreeObject, h, b.objects.limit)
 	if err != nil {
 		return nil, err
 	}
