@@ -101,7 +101,7 @@ func (r *Repos) Invalidate(worktree string) {
 }
 
 // discover finds the repository containing repoPath, walking up but never above the root that holds it, and
-// refuses it unless the git dir, commondir, alternates and core.worktree all lie inside sc.
+// refuses it unless the git dir, commondir, alternates and core.worktree all lie inside that root (see CheckRepo).
 func (r *Repos) discover(sc *roots.Scope, repoPath string) (repo.Found, error) {
 	if repoPath == "" && len(sc.Roots()) > 1 {
 		return repo.Found{}, repo.ErrRepoPathRequired

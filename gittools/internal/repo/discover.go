@@ -58,38 +58,44 @@ func StartDir(sc *roots.Scope, repoPath string) (start, top string, ok bool) {
 	return real, loc.Root.Path, true
 }
 
-// CheckRepo validates the repository whose worktree is dir and whose .git entry is described by fi. A config
-// file too big to check is logged for the client (see noted).
+// CheckRepo validates the repository whose worktree is dir and whose .git entry is described by fi. Its
+// metadata (.git file, commondir, alternates, config) is read through one confined handle, the os.Root of the
+// root holding dir: every path it names must lie under that root, so a git dir, commondir or alternate in
+// another root of sc is refused too. A config file too big to check is logged for the client (see noted).
 func CheckRepo(sc *roots.Scope, dir string, fi os.FileInfo, log *slog.Logger) (Found, bool) {
-	gitDir, ok := gitDirOf(sc, dir, fi)
-	if !ok || !sc.ContainsReal(gitDir) {
-		return Found{}, false
-	}
-	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
-		return Found{}, false
-	}
-	commonDir, ok := commonDirOf(sc, gitDir)
-	if !ok || !sc.ContainsReal(commonDir) {
-		return Found{}, false
-	}
-	if objects := filepath.Join(commonDir, "objects"); !sc.ContainsReal(objects) || !alternatesInside(sc, objects, 0) {
-		return Found{}, false
-	}
-	if !worktreeConfigOK(sc, dir, gitDir, commonDir, log) {
-		return Found{}, false
-	}
 	loc, ok := sc.Locate(dir)
 	if !ok {
+		return Found{}, false
+	}
+	m, ok := metaRootOf(loc)
+	if !ok {
+		return Found{}, false
+	}
+	gitDir, ok := gitDirOf(m, dir, fi)
+	if !ok || !m.inside(gitDir) {
+		return Found{}, false
+	}
+	if _, err := m.stat(filepath.Join(gitDir, "HEAD")); err != nil {
+		return Found{}, false
+	}
+	commonDir, ok := commonDirOf(m, gitDir)
+	if !ok || !m.inside(commonDir) {
+		return Found{}, false
+	}
+	if objects := filepath.Join(commonDir, "objects"); !m.inside(objects) || !alternatesInside(m, objects, 0) {
+		return Found{}, false
+	}
+	if !worktreeConfigOK(m, dir, gitDir, commonDir, log) {
 		return Found{}, false
 	}
 	return Found{Loc: loc, Worktree: dir, GitDir: gitDir, CommonDir: commonDir}, true
 }
 
 // gitDirOf follows a `.git` directory, symlink or `gitdir:` file to the real git dir.
-func gitDirOf(sc *roots.Scope, dir string, fi os.FileInfo) (string, bool) {
+func gitDirOf(m metaRoot, dir string, fi os.FileInfo) (string, bool) {
 	p := filepath.Join(dir, ".git")
 	if fi.Mode().IsRegular() {
-		line, ok := firstLine(sc, p)
+		line, ok := m.firstLine(p)
 		target, found := strings.CutPrefix(line, "gitdir: ")
 		if !ok || !found || target == "" {
 			return "", false
@@ -100,38 +106,41 @@ func gitDirOf(sc *roots.Scope, dir string, fi os.FileInfo) (string, bool) {
 		p = target
 	}
 	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
+	if err != nil || !m.inside(real) {
 		return "", false
 	}
-	if st, err := os.Stat(real); err != nil || !st.IsDir() {
+	if st, err := m.stat(real); err != nil || !st.IsDir() {
 		return "", false
 	}
 	return real, true
 }
 
 // commonDirOf reads the commondir file of a linked worktree's git dir.
-func commonDirOf(sc *roots.Scope, gitDir string) (string, bool) {
-	p := filepath.Join(gitDir, "commondir")
-	if _, err := os.Lstat(p); err != nil {
+func commonDirOf(m metaRoot, gitDir string) (string, bool) {
+	data, err := m.read(filepath.Join(gitDir, "commondir"))
+	if os.IsNotExist(err) {
 		return gitDir, true
 	}
-	line, ok := firstLine(sc, p)
-	if !ok || line == "" {
+	if err != nil {
+		return "", false
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	if line = strings.TrimSpace(line); line == "" {
 		return "", false
 	}
 	if !filepath.IsAbs(line) {
 		line = filepath.Join(gitDir, line)
 	}
 	real, err := filepath.EvalSymlinks(line)
-	return real, err == nil
+	return real, err == nil && m.inside(real)
 }
 
 // maxAlternateDepth is git's own limit on chained alternates.
 const maxAlternateDepth = 5
 
-// alternatesInside reports whether every alternate object directory (recursively) lies inside sc.
-func alternatesInside(sc *roots.Scope, objects string, depth int) bool {
-	data, err := readSmall(sc, filepath.Join(objects, "info", "alternates"))
+// alternatesInside reports whether every alternate object directory (recursively) lies under m's root.
+func alternatesInside(m metaRoot, objects string, depth int) bool {
+	data, err := m.read(filepath.Join(objects, "info", "alternates"))
 	if err != nil {
 		return os.IsNotExist(err)
 	}
@@ -148,17 +157,17 @@ func alternatesInside(sc *roots.Scope, objects string, depth int) bool {
 			line = filepath.Join(objects, line)
 		}
 		real, err := filepath.EvalSymlinks(line)
-		if err != nil || !sc.ContainsReal(real) || !alternatesInside(sc, real, depth+1) {
+		if err != nil || !m.inside(real) || !alternatesInside(m, real, depth+1) {
 			return false
 		}
 	}
 	return true
 }
 
-// worktreeConfigOK accepts a core.worktree setting only when it names dir itself (inside sc).
-func worktreeConfigOK(sc *roots.Scope, dir, gitDir, commonDir string, log *slog.Logger) bool {
+// worktreeConfigOK accepts a core.worktree setting only when it names dir itself (inside m's root).
+func worktreeConfigOK(m metaRoot, dir, gitDir, commonDir string, log *slog.Logger) bool {
 	for _, p := range []string{filepath.Join(commonDir, "config"), filepath.Join(gitDir, "config.worktree")} {
-		data, err := readSmall(sc, p)
+		data, err := m.read(p)
 		if err != nil {
 			if os.IsNotExist(err) {
 				continue
@@ -181,7 +190,7 @@ func worktreeConfigOK(sc *roots.Scope, dir, gitDir, commonDir string, log *slog.
 			wt = filepath.Join(gitDir, wt)
 		}
 		real, err := filepath.EvalSymlinks(wt)
-		if err != nil || real != dir || !sc.ContainsReal(real) {
+		if err != nil || real != dir || !m.inside(real) {
 			return false
 		}
 	}

@@ -167,7 +167,7 @@ func (v *voucher) config(p string) {
 		return
 	}
 	v.existing(p)
-	data, err := readSmall(nil, p)
+	data, err := readSmall(p)
 	if err != nil || bytes.Contains(bytes.ToLower(data), []byte("worktree")) {
 		v.ok = false
 	}

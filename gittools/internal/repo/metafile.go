@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -16,29 +17,100 @@ import (
 // maxMetaFile bounds what we read of git's small metadata files (.git, commondir, alternates, config).
 const maxMetaFile = 1 << 20
 
-// readSmall reads a regular file of at most maxMetaFile bytes; anything else (a bigger file is not cut, it is
-// refused), and a file that is (or links to something) outside sc, is an error.
-func readSmall(sc *roots.Scope, p string) ([]byte, error) {
-	fi, err := os.Lstat(p)
-	if err == nil && sc != nil && !sc.ContainsReal(p) {
+// metaRoot is the one confined handle discovery reads a repository's metadata through: the os.Root that
+// roots opened on the root holding the worktree. A name is decided once (lexically under the root's path) and
+// then opened through the handle, so the kernel keeps the open beneath the root: a file swapped for a symlink
+// to elsewhere after the decision is refused, not read. Nothing is checked by path before the open.
+type metaRoot struct {
+	fs  *os.Root
+	dir string // the root's directory, symlinks resolved (roots.Root.Path)
+}
+
+// metaRootOf returns the handle of the directory root holding loc.
+func metaRootOf(loc roots.Loc) (metaRoot, bool) {
+	if loc.Root.File || loc.FS() == nil {
+		return metaRoot{}, false
+	}
+	return metaRoot{fs: loc.FS(), dir: filepath.Clean(loc.Root.Path)}, true
+}
+
+// name maps the absolute path p to its name below the root; false when p is not lexically under it.
+func (m metaRoot) name(p string) (string, bool) {
+	rel, err := filepath.Rel(m.dir, filepath.Clean(p))
+	if err != nil || !filepath.IsLocal(rel) && rel != "." {
+		return "", false
+	}
+	return rel, true
+}
+
+// decide maps p to the name to open: with its symlinks resolved when it exists (os.Root refuses absolute
+// symlinks, even to inside the root, and a symlinked config is common enough), lexically under the root. The
+// name is only a decision: the open goes through the handle, so whatever p becomes meanwhile cannot lead out.
+func (m metaRoot) decide(p string) (string, bool) {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		p = real
+	}
+	return m.name(p)
+}
+
+// inside reports whether the absolute path p lies lexically under the root.
+func (m metaRoot) inside(p string) bool {
+	_, ok := m.name(p)
+	return ok
+}
+
+// stat describes p, following symlinks only as far as the root allows.
+func (m metaRoot) stat(p string) (os.FileInfo, error) {
+	name, ok := m.decide(p)
+	if !ok {
 		return nil, errOutsideMeta
 	}
+	return m.fs.Stat(name)
+}
+
+// testHookBeforeRead, when set by a test, runs just before a metadata file is opened (after its name was
+// decided), so a test can swap the file at the worst moment.
+var testHookBeforeRead func(p string)
+
+// read reads the regular file p (at most maxMetaFile bytes; a bigger one is refused, not cut) through the
+// handle. A symlink in the way is followed only while it stays beneath the root.
+func (m metaRoot) read(p string) ([]byte, error) {
+	name, ok := m.decide(p)
+	if !ok {
+		return nil, errOutsideMeta
+	}
+	if testHookBeforeRead != nil {
+		testHookBeforeRead(p)
+	}
+	f, err := m.fs.OpenFile(name, os.O_RDONLY|gitfmt.OpenNoBlock, 0)
 	if err != nil {
+		if _, lerr := m.fs.Lstat(name); os.IsNotExist(err) && lerr == nil {
+			return nil, errNotRegularMeta // a dangling symlink is not an absent file
+		}
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		// a symlinked config is common enough (dotfile managers); follow it, but only to a regular file
-		if fi, err = os.Stat(p); err != nil || !fi.Mode().IsRegular() {
-			return nil, errNotRegularMeta
-		}
-	}
+	return readOpened(f)
+}
+
+// readSmall reads the regular file p by path, for reads after discovery decided the repository (the remembered
+// discovery's config, the object store's alternates); see metaRoot.read for discovery itself.
+func readSmall(p string) ([]byte, error) {
 	f, err := os.OpenFile(p, os.O_RDONLY|gitfmt.OpenNoBlock, 0)
 	if err != nil {
 		return nil, err
 	}
+	return readOpened(f)
+}
+
+// readOpened checks the opened file f (regular, at most maxMetaFile bytes), reads it and closes it.
+func readOpened(f *os.File) ([]byte, error) {
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, errNotRegularMeta // swapped since the check above
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, errNotRegularMeta
+	}
+	if fi.Size() > maxMetaFile {
+		return nil, errTooBigMeta
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxMetaFile+1))
 	if err == nil && len(data) > maxMetaFile {
@@ -47,8 +119,8 @@ func readSmall(sc *roots.Scope, p string) ([]byte, error) {
 	return data, err
 }
 
-func firstLine(sc *roots.Scope, p string) (string, bool) {
-	data, err := readSmall(sc, p)
+func (m metaRoot) firstLine(p string) (string, bool) {
+	data, err := m.read(p)
 	if err != nil {
 		return "", false
 	}

@@ -77,7 +77,7 @@ func (s *objectStore) addLoose(dir string, depth int) error {
 		return err
 	}
 	s.loose = append(s.loose, r)
-	data, err := readSmall(nil, filepath.Join(dir, "info", "alternates"))
+	data, err := readSmall(filepath.Join(dir, "info", "alternates"))
 	if err != nil || depth >= maxAlternateDepth {
 		return nil
 	}
