@@ -100,13 +100,10 @@ func gitDirOf(m metaRoot, dir string, fi os.FileInfo) (string, bool) {
 		if !ok || !found || target == "" {
 			return "", false
 		}
-		if !filepath.IsAbs(target) {
-			target = filepath.Join(dir, target)
-		}
 		p = target
 	}
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil || !m.inside(real) {
+	real, ok := m.realPath(dir, p)
+	if !ok {
 		return "", false
 	}
 	if st, err := m.stat(real); err != nil || !st.IsDir() {
@@ -128,11 +125,7 @@ func commonDirOf(m metaRoot, gitDir string) (string, bool) {
 	if line = strings.TrimSpace(line); line == "" {
 		return "", false
 	}
-	if !filepath.IsAbs(line) {
-		line = filepath.Join(gitDir, line)
-	}
-	real, err := filepath.EvalSymlinks(line)
-	return real, err == nil && m.inside(real)
+	return m.realPath(gitDir, line)
 }
 
 // maxAlternateDepth is git's own limit on chained alternates.
@@ -153,11 +146,8 @@ func alternatesInside(m metaRoot, objects string, depth int) bool {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		if !filepath.IsAbs(line) {
-			line = filepath.Join(objects, line)
-		}
-		real, err := filepath.EvalSymlinks(line)
-		if err != nil || !m.inside(real) || !alternatesInside(m, real, depth+1) {
+		real, ok := m.realPath(objects, line)
+		if !ok || !alternatesInside(m, real, depth+1) {
 			return false
 		}
 	}
@@ -186,11 +176,7 @@ func worktreeConfigOK(m metaRoot, dir, gitDir, commonDir string, log *slog.Logge
 		if wt == "" {
 			continue
 		}
-		if !filepath.IsAbs(wt) {
-			wt = filepath.Join(gitDir, wt)
-		}
-		real, err := filepath.EvalSymlinks(wt)
-		if err != nil || real != dir || !m.inside(real) {
+		if real, ok := m.realPath(gitDir, wt); !ok || real != dir {
 			return false
 		}
 	}

@@ -186,3 +186,63 @@ func moveGitDir(t *testing.T, dir, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestRealPathStaysInRoot resolves paths with Readlink through the root's handle only.
+func TestRealPathStaysInRoot(t *testing.T) {
+	root := realTempDir(t)
+	outside := realTempDir(t)
+	for _, d := range []string{"a/b", "c"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"abs-in":   filepath.Join(root, "a", "b"),
+		"abs-out":  outside,
+		"rel-in":   "a/b",
+		"rel-up":   "../" + filepath.Base(root) + "/c",
+		"deep":     "a/b/../../c", // lands on root/c
+		"loop1":    "loop2",
+		"loop2":    "loop1",
+		"a/b/back": "../../c",
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fsys, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fsys.Close() })
+	m := metaRoot{fs: fsys, dir: root}
+	tests := []struct {
+		base, p string
+		want    string // "" = refused
+	}{
+		{root, "a/b", filepath.Join(root, "a", "b")},
+		{root, filepath.Join(root, "abs-in"), filepath.Join(root, "a", "b")},
+		{root, "abs-in/../../c", filepath.Join(root, "c")}, // ".." after a link steps back from its target
+		{root, "abs-out", ""},
+		{root, "rel-in", filepath.Join(root, "a", "b")},
+		{root, "rel-up", ""}, // climbs above the root, even to come back
+		{root, "deep", filepath.Join(root, "c")},
+		{root, "a/b/back", filepath.Join(root, "c")},
+		{root, "loop1", ""},
+		{root, "missing", ""},
+		{root, "..", ""},
+		{filepath.Join(root, "a"), "b", filepath.Join(root, "a", "b")},
+		{root, outside, ""},
+		{root, root + "x", ""},
+	}
+	for _, tt := range tests {
+		got, ok := m.realPath(tt.base, tt.p)
+		if !ok {
+			got = ""
+		}
+		if got != tt.want {
+			t.Errorf("realPath(%q, %q) = %q, want %q", tt.base, tt.p, got, tt.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -43,14 +44,81 @@ func (m metaRoot) name(p string) (string, bool) {
 	return rel, true
 }
 
-// decide maps p to the name to open: with its symlinks resolved when it exists (os.Root refuses absolute
-// symlinks, even to inside the root, and a symlinked config is common enough), lexically under the root. The
-// name is only a decision: the open goes through the handle, so whatever p becomes meanwhile cannot lead out.
+// decide maps p to the name to open: with its symlinks resolved inside the root when it exists (os.Root refuses
+// absolute symlinks, even to inside the root, and a symlinked config is common enough), otherwise lexically.
+// The name is only a decision: the open goes through the handle, so whatever p becomes meanwhile cannot lead
+// out of the root.
 func (m metaRoot) decide(p string) (string, bool) {
-	if real, err := filepath.EvalSymlinks(p); err == nil {
+	if real, ok := m.realPath("", p); ok {
 		p = real
 	}
 	return m.name(p)
+}
+
+// maxMetaLinks bounds the symlinks followed to resolve one path, as the kernel bounds them (ELOOP).
+const maxMetaLinks = 40
+
+// realPath resolves the path text p (relative to the absolute directory base, or absolute) to an absolute path
+// without symlinks, following every symlink with Readlink through the handle, so nothing outside the root is
+// consulted. A link, absolute path or ".." that leaves the root, a missing component and more than
+// maxMetaLinks links all give false. ".." steps back over a component already resolved, as the kernel does.
+func (m metaRoot) realPath(base, p string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		p = base + string(filepath.Separator) + p
+	}
+	todo, ok := m.components(p)
+	if !ok {
+		return "", false
+	}
+	resolved, hops := "", 0 // slash-separated below the root, symlink-free; "" is the root
+	for len(todo) > 0 {
+		c := todo[0]
+		todo = todo[1:]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			if resolved == "" {
+				return "", false
+			}
+			if resolved = path.Dir(resolved); resolved == "." {
+				resolved = ""
+			}
+			continue
+		}
+		next := path.Join(resolved, c)
+		link, err := m.fs.Readlink(filepath.FromSlash(next))
+		if err != nil {
+			if _, err := m.fs.Lstat(filepath.FromSlash(next)); err != nil {
+				return "", false
+			}
+			resolved = next // not a symlink
+			continue
+		}
+		if hops++; hops > maxMetaLinks {
+			return "", false
+		}
+		if filepath.IsAbs(link) {
+			rest, ok := m.components(link)
+			if !ok {
+				return "", false
+			}
+			resolved, todo = "", append(rest, todo...)
+		} else {
+			todo = append(strings.Split(filepath.ToSlash(link), "/"), todo...)
+		}
+	}
+	return filepath.Join(m.dir, filepath.FromSlash(resolved)), true
+}
+
+// components splits the absolute path p, which must start with the root's path (compared as text, before any
+// ".." in p is applied), into the components below the root.
+func (m metaRoot) components(p string) ([]string, bool) {
+	rest, ok := strings.CutPrefix(p, m.dir)
+	if !ok || rest != "" && rest[0] != filepath.Separator && m.dir != string(filepath.Separator) {
+		return nil, false
+	}
+	return strings.Split(filepath.ToSlash(rest), "/"), true
 }
 
 // inside reports whether the absolute path p lies lexically under the root.
