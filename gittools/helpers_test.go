@@ -90,7 +90,15 @@ func resultText(res *mcp.CallToolResult) string {
 // closed when the test ends.
 func connectTools(t testing.TB, dir string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
-	r := New(Options{Scope: scope.Static(scopeOf(t, dir)), ReadOnly: true})
+	return serveTools(t, Options{Scope: scope.Static(scopeOf(t, dir)), ReadOnly: true}, opts)
+}
+
+// serveTools registers the tools of a Repos built with opts on an in-memory
+// MCP transport and returns a client session (clientOpts may be nil).
+// Everything is closed when the test ends.
+func serveTools(t testing.TB, opts Options, clientOpts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	r := New(opts)
 	t.Cleanup(func() { r.Close() })
 	srv := mcp.NewServer(&mcp.Implementation{Name: "grove-test"}, nil)
 	r.Register(srv)
@@ -100,7 +108,7 @@ func connectTools(t testing.TB, dir string, opts *mcp.ClientOptions) *mcp.Client
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client"}, opts).Connect(testCtx(t), ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client"}, clientOpts).Connect(testCtx(t), ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

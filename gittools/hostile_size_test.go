@@ -69,22 +69,7 @@ func (h *records) forClient() []map[string]string {
 func connectWith(t *testing.T, dir string, opts Options) *mcp.ClientSession {
 	t.Helper()
 	opts.Scope = scope.Static(scopeOf(t, dir))
-	r := New(opts)
-	t.Cleanup(func() { r.Close() })
-	srv := mcp.NewServer(&mcp.Implementation{Name: "grove-test"}, nil)
-	r.Register(srv)
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(testCtx(t), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client"}, nil).Connect(testCtx(t), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return serveTools(t, opts, nil)
 }
 
 // A blob over the read limit is described from its header, in git_show and in git_diff, and never read.

@@ -15,7 +15,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 )
 
@@ -79,27 +78,7 @@ func newWriteFixture(t *testing.T, files map[string]string) *writeFixture {
 // connectWriteTools serves every git tool for the given root directories and returns a connected client.
 func connectWriteTools(t *testing.T, dirs ...string) *mcp.ClientSession {
 	t.Helper()
-	set, err := roots.NewSet(dirs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	repos := New(Options{Scope: scope.Static(set.Scope())})
-	t.Cleanup(func() { repos.Close() })
-	srv := mcp.NewServer(&mcp.Implementation{Name: "grove-test", Version: "0"}, nil)
-	repos.Register(srv)
-	ct, st := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return serveTools(t, Options{Scope: scope.Static(scopeOf(t, dirs...))}, nil)
 }
 
 // realDir resolves symlinks in a temporary directory's path (roots hold real paths).
