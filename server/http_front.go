@@ -27,6 +27,7 @@ type front struct {
 	token  [sha256.Size]byte
 
 	legacy *mcp.StreamableHTTPHandler // sessions: initialize, Mcp-Session-Id, GET stream, DELETE
+	events *eventStore                // the legacy sessions' streams, for resumption
 	modern *mcp.StreamableHTTPHandler // 2026-07-28: every request stands alone
 
 	draining atomic.Bool // shutting down: new requests get 503
@@ -43,9 +44,10 @@ func newFront(s *Server, hc HTTPConfig, bound string) *front {
 	f := &front{s: s, hc: hc, bound: bound, logger: s.logger.With("component", "http"),
 		token: sha256.Sum256([]byte(hc.Token)), inFlight: make(map[string]int)}
 	getServer := func(*http.Request) *mcp.Server { return s.mcp }
+	f.events = newEventStore(hc.EventsPerSession, eventBytesPerSession, 2*hc.MaxSessions)
 	f.legacy = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Logger:              f.logger.With("era", "legacy"),
-		EventStore:          newEventStore(hc.EventsPerSession, eventBytesPerSession, 2*hc.MaxSessions),
+		EventStore:          f.events,
 		SessionTimeout:      hc.IdleTimeout,
 		MaxRequestBodyBytes: hc.MaxBodyBytes,
 	})
