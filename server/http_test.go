@@ -183,12 +183,13 @@ func TestHTTPRefusesStrangers(t *testing.T) {
 
 func TestHTTPBothEras(t *testing.T) {
 	dir := realTemp(t)
-	write(t, filepath.Join(dir, "a.txt"), "hello")
 	g := startHTTP(t, Config{Roots: []string{dir}}, HTTPConfig{})
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
-			cs, _, _ := connectHTTP(t, g, era)
-			res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: roots.URI(filepath.Join(dir, "a.txt"))})
+			cs, _, ev := connectHTTP(t, g, era)
+			f := filepath.Join(dir, era+".txt")
+			write(t, f, "hello")
+			res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: roots.URI(f)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,6 +199,15 @@ func TestHTTPBothEras(t *testing.T) {
 			if got, want := paths(listRoots(t, cs)), []string{dir}; !slices.Equal(got, want) {
 				t.Errorf("roots %v, want %v", got, want)
 			}
+			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(f)}); err != nil {
+				t.Fatal(err)
+			}
+			waitSubscribedTo(t, g.s, f)
+			primeUpdates(t, ev, f, roots.URI(f))
+			if err := cs.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: roots.URI(f)}); err != nil {
+				t.Fatal(err)
+			}
+			waitSubscribedTo(t, g.s)
 		})
 	}
 }
