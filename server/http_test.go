@@ -83,6 +83,9 @@ func connectHTTP(t *testing.T, g *httpGrove, era string, clientRoots ...string) 
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
 			ev.listChanged <- struct{}{}
 		},
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			ev.logged <- req.Params
+		},
 	})
 	for _, r := range clientRoots {
 		client.AddRoots(&mcp.Root{URI: roots.URI(r)})
@@ -575,6 +578,42 @@ func TestClassify(t *testing.T) {
 		requests, listen := classify([]byte(tt.body))
 		if diff := cmp.Diff([]any{tt.requests, tt.listen}, []any{requests, listen}); diff != "" {
 			t.Errorf("classify(%s) mismatch (-want +got):\n%s", tt.body, diff)
+		}
+	}
+}
+
+// The client log records a session's requests cause reach that session
+// alone, at the level it set: A's refused root is told to A, never to B.
+func TestHTTPClientLogIsPerSession(t *testing.T) {
+	base := realTemp(t)
+	mkdirs(t, base, "ceiling", "outA", "outB")
+	g := startHTTP(t, Config{Roots: []string{filepath.Join(base, "ceiling")}}, HTTPConfig{})
+	csA, clientA, _ := connectHTTP(t, g, legacy)
+	csB, clientB, evB := connectHTTP(t, g, legacy)
+	ctx := context.Background()
+	for _, cs := range []*mcp.ClientSession{csA, csB} {
+		if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	outA, outB := roots.URI(filepath.Join(base, "outA")), roots.URI(filepath.Join(base, "outB"))
+	clientA.AddRoots(&mcp.Root{URI: outA})
+	listRoots(t, csA) // waits for A's roots
+	clientB.AddRoots(&mcp.Root{URI: outB})
+	listRoots(t, csB)
+	timeout := time.After(waitLimit)
+	for {
+		select {
+		case p := <-evB.logged:
+			data, _ := json.Marshal(p.Data)
+			if strings.Contains(string(data), outA) {
+				t.Fatalf("B was told of A's root: %s", data)
+			}
+			if strings.Contains(string(data), outB) {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("B was not told of its own refused root within %v", waitLimit)
 		}
 	}
 }
