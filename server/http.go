@@ -103,6 +103,7 @@ func (f *front) serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           f.mux(),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute, // a kept-alive connection with no request; sessions outlive it
 		ErrorLog:          slog.NewLogLogger(f.logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)

@@ -50,12 +50,16 @@ func newFront(s *Server, hc HTTPConfig, bound string) *front {
 		EventStore:          f.events,
 		SessionTimeout:      hc.IdleTimeout,
 		MaxRequestBodyBytes: hc.MaxBodyBytes,
+		// The SDK checks Host only on a loopback socket, and would refuse a
+		// name the operator allowed; hostAllowed checks every request.
+		DisableLocalhostProtection: true,
 	})
 	f.modern = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		Logger:                       f.logger.With("era", "modern"),
 		MaxRequestBodyBytes:          hc.MaxBodyBytes,
 		PropagateRequestCancellation: true, // a modern client that hangs up has cancelled
+		DisableLocalhostProtection:   true,
 	})
 	return f
 }
@@ -71,11 +75,10 @@ func (f *front) mux() http.Handler {
 // anything behind it runs.
 func (f *front) handler() http.Handler {
 	bearer := auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-	return jsonErrors(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case f.draining.Load():
-			w.Header().Set("Connection", "close")
-			http.Error(w, "Service Unavailable: grove is shutting down", http.StatusServiceUnavailable)
+		case f.draining.Load() && r.Method != http.MethodPost: // a POST may answer a request in flight; see limit
+			f.refuseDraining(w)
 		case !f.hostAllowed(r.Host):
 			http.Error(w, "Forbidden: Host header not allowed (DNS rebinding protection)", http.StatusForbidden)
 		case !f.originAllowed(r.Header.Values("Origin")):
@@ -83,7 +86,12 @@ func (f *front) handler() http.Handler {
 		default:
 			bearer(http.HandlerFunc(f.limit)).ServeHTTP(w, r)
 		}
-	}))
+	})
+}
+
+func (f *front) refuseDraining(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, "Service Unavailable: grove is shutting down", http.StatusServiceUnavailable)
 }
 
 // verify checks a bearer token against the operator's in constant time

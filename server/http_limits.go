@@ -21,8 +21,8 @@ import (
 //     session and share MaxSessions × MaxInFlight.
 //
 // Bodies holding only responses and notifications (a client answering
-// roots/list) are never refused for in-flight requests: a request of that
-// session may be waiting for them.
+// roots/list) are never refused for in-flight requests, nor while shutting
+// down: a request of that session may be waiting for them.
 func (f *front) limit(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		f.route(w, r)
@@ -39,6 +39,10 @@ func (f *front) limit(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	requests, listen := classify(body)
+	if requests > 0 && f.draining.Load() {
+		f.refuseDraining(w)
+		return
+	}
 	sid := r.Header.Get("Mcp-Session-Id")
 	modern := modernHeader(r)
 	switch {

@@ -617,3 +617,61 @@ func TestHTTPClientLogIsPerSession(t *testing.T) {
 		}
 	}
 }
+
+// Shutdown ends the sessions, which closes their open streams (a legacy GET
+// stream, a modern subscriptions/listen), instead of waiting for them until
+// the grace period runs out.
+func TestHTTPShutdownClosesStreams(t *testing.T) {
+	dir := realTemp(t)
+	f := filepath.Join(dir, "f.txt")
+	write(t, f, "0")
+	cfg := Config{Roots: []string{dir}, multi: true}
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hc := HTTPConfig{Token: testToken, ShutdownGrace: 10 * waitLimit}
+	hc.defaults()
+	fr := newFront(s, hc, ln.Addr().String())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- fr.serve(ctx, ln) }()
+	url := "http://" + ln.Addr().String() + "/mcp"
+
+	rs := openRawSession(t, url, `{}`)
+	stream, _ := rs.stream(context.Background(), "")
+	listen := post(t, url, map[string]string{"Authorization": "Bearer " + testToken, "MCP-Protocol-Version": modern,
+		"Mcp-Method": "subscriptions/listen"},
+		`{"jsonrpc":"2.0","id":5,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["`+roots.URI(f)+`"]},"_meta":`+
+			mustJSON(t, modernRequestMeta(false))+`}}`)
+	listenEvents := readEvents(listen.Body)
+	nextEvent(t, listenEvents, "notifications/subscriptions/acknowledged")
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatalf("shutdown waited more than %v with streams open", waitLimit)
+	}
+	for _, ch := range []<-chan sseEvent{stream, listenEvents} {
+		for range ch { // ends
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
