@@ -25,6 +25,10 @@ type HTTPConfig struct {
 	EventsPerSession int           // notifications kept per session for resumption (Last-Event-ID)
 	ShutdownGrace    time.Duration // how long in-flight requests get to finish on SIGINT/SIGTERM
 
+	// Mount serves more paths (e.g. "/metrics") on the same listener, behind
+	// the same Host, Origin and token checks; the MCP limits are /mcp's.
+	Mount map[string]http.Handler
+
 	// Ready, when set, is called once grove listens, with the address it
 	// bound (the port is known then when Addr asked for port 0).
 	Ready func(addr net.Addr)

@@ -64,17 +64,22 @@ func newFront(s *Server, hc HTTPConfig, bound string) *front {
 	return f
 }
 
-// mux serves /mcp; every other path is 404.
+// mux serves /mcp and the operator's extra paths (HTTPConfig.Mount), all
+// behind the same checks; every other path is 404.
 func (f *front) mux() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", f.handler())
+	mux.Handle("/mcp", f.guard(http.HandlerFunc(f.limit)))
+	for path, h := range f.hc.Mount {
+		mux.Handle(path, f.guard(h))
+	}
 	return jsonErrors(mux)
 }
 
-// handler is the /mcp chain, outermost first: each check answers before
-// anything behind it runs.
-func (f *front) handler() http.Handler {
-	bearer := auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+// guard runs the checks every request passes, outermost first, each
+// answering before anything behind it runs: shutting down, Host, Origin,
+// token.
+func (f *front) guard(next http.Handler) http.Handler {
+	bearer := auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case f.draining.Load() && r.Method != http.MethodPost: // a POST may answer a request in flight; see limit
@@ -84,7 +89,7 @@ func (f *front) handler() http.Handler {
 		case !f.originAllowed(r.Header.Values("Origin")):
 			http.Error(w, "Forbidden: Origin not allowed", http.StatusForbidden)
 		default:
-			bearer(http.HandlerFunc(f.limit)).ServeHTTP(w, r)
+			bearer.ServeHTTP(w, r)
 		}
 	})
 }

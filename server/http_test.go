@@ -132,7 +132,9 @@ func rpcError(t *testing.T, res *http.Response) rpcErrorBody {
 const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
 func TestHTTPRefusesStrangers(t *testing.T) {
-	g := startHTTP(t, Config{Roots: []string{realTemp(t)}}, HTTPConfig{AllowOrigins: []string{"https://ok.example"}})
+	extra := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "extra") })
+	g := startHTTP(t, Config{Roots: []string{realTemp(t)}}, HTTPConfig{AllowOrigins: []string{"https://ok.example"},
+		Mount: map[string]http.Handler{"/extra": extra}})
 	auth := "Bearer " + testToken
 	for _, tt := range []struct {
 		name       string
@@ -150,9 +152,18 @@ func TestHTTPRefusesStrangers(t *testing.T) {
 		{"rebinding host without token", map[string]string{"Host": "evil.example"}, http.StatusForbidden, "Host header not allowed"},
 		{"allowed origin", map[string]string{"Authorization": auth, "Origin": "https://ok.example"}, http.StatusOK, ""},
 		{"localhost host", map[string]string{"Authorization": auth, "Host": "localhost"}, http.StatusOK, ""},
+		{"mounted path without token", map[string]string{"path": "/extra"}, http.StatusUnauthorized, "no bearer token"},
+		{"mounted path, foreign origin", map[string]string{"path": "/extra", "Authorization": auth, "Origin": "https://evil.example"}, http.StatusForbidden, "Origin"},
+		{"mounted path", map[string]string{"path": "/extra", "Authorization": auth}, http.StatusOK, ""},
+		{"unknown path", map[string]string{"path": "/nope", "Authorization": auth}, http.StatusNotFound, "not found"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			req, _ := http.NewRequest(http.MethodPost, g.url, strings.NewReader(initializeBody))
+			url := g.url
+			if p := tt.hdr["path"]; p != "" {
+				url = strings.TrimSuffix(url, "/mcp") + p
+				delete(tt.hdr, "path")
+			}
+			req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(initializeBody))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Accept", "application/json, text/event-stream")
 			for k, v := range tt.hdr {
