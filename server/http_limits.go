@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"time"
 )
 
 // limit applies the per-request limits, then routes the request:
@@ -28,13 +30,21 @@ func (f *front) limit(w http.ResponseWriter, r *http.Request) {
 		f.route(w, r)
 		return
 	}
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(f.hc.bodyTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, f.hc.MaxBodyBytes))
+	rc.SetReadDeadline(time.Time{})
 	if err != nil {
-		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &mbe):
 			http.Error(w, fmt.Sprintf("Request Entity Too Large: the body exceeds %d bytes (--http-max-body)", mbe.Limit), http.StatusRequestEntityTooLarge)
-			return
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			w.Header().Set("Connection", "close")
+			http.Error(w, fmt.Sprintf("Request Timeout: the body did not arrive within %v", f.hc.bodyTimeout), http.StatusRequestTimeout)
+		default:
+			http.Error(w, "Bad Request: reading the body failed", http.StatusBadRequest)
 		}
-		http.Error(w, "Bad Request: reading the body failed", http.StatusBadRequest)
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))

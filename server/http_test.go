@@ -686,3 +686,27 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// A body that trickles in is cut off with 408; the connection is not held.
+func TestHTTPSlowBody(t *testing.T) {
+	g := startHTTP(t, Config{Roots: []string{realTemp(t)}}, HTTPConfig{bodyTimeout: 200 * time.Millisecond})
+	conn, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(g.url, "http://"), "/mcp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "+testToken+
+		"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"")
+	conn.SetReadDeadline(time.Now().Add(waitLimit))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusRequestTimeout {
+		t.Fatalf("status %d, want 408", res.StatusCode)
+	}
+	if b := rpcError(t, res); !strings.Contains(b.Error.Message, "did not arrive") {
+		t.Errorf("body %+v", b)
+	}
+}
