@@ -30,7 +30,7 @@ type httpGrove struct {
 
 // startHTTP serves cfg over HTTP on 127.0.0.1 until the test ends, as
 // RunHTTP does, keeping the pieces for the test to look at.
-func startHTTP(t *testing.T, cfg Config, hc HTTPConfig) *httpGrove {
+func startHTTP(t testing.TB, cfg Config, hc HTTPConfig) *httpGrove {
 	t.Helper()
 	cfg.multi = true
 	s, err := New(cfg)
@@ -708,5 +708,27 @@ func TestHTTPSlowBody(t *testing.T) {
 	}
 	if b := rpcError(t, res); !strings.Contains(b.Error.Message, "did not arrive") {
 		t.Errorf("body %+v", b)
+	}
+}
+
+// A modern subscriptions/listen stream counts as a session: past the limit,
+// the next gets 503.
+func TestHTTPListenStreamsCountAsSessions(t *testing.T) {
+	dir := realTemp(t)
+	g := startHTTP(t, Config{Roots: []string{dir}}, HTTPConfig{MaxSessions: 1})
+	listen := func(id int) *http.Response {
+		return post(t, g.url, map[string]string{"Authorization": "Bearer " + testToken, "MCP-Protocol-Version": modern,
+			"Mcp-Method": "subscriptions/listen"},
+			`{"jsonrpc":"2.0","id":`+mustJSON(t, id)+`,"method":"subscriptions/listen","params":{"notifications":{"resourcesListChanged":true},"_meta":`+
+				mustJSON(t, modernRequestMeta(false))+`}}`)
+	}
+	first := listen(1)
+	nextEvent(t, readEvents(first.Body), "notifications/subscriptions/acknowledged")
+	second := listen(2)
+	if second.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("a second listen stream: status %d, want 503", second.StatusCode)
+	}
+	if res := post(t, g.url, map[string]string{"Authorization": "Bearer " + testToken}, initializeBody); res.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a legacy session while a listen stream fills the server: status %d, want 503", res.StatusCode)
 	}
 }
