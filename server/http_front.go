@@ -35,7 +35,7 @@ type front struct {
 	mu       sync.Mutex     // guards the fields below
 	pending  int            // new sessions being set up
 	listens  int            // modern subscriptions/listen streams open
-	inFlight map[string]int // requests in flight by session ID ("" for modern requests)
+	inFlight map[string]int // requests in flight by session ID (modernKey for modern requests)
 	working  int            // requests in flight, which shutdown lets finish
 	idle     chan struct{}  // closed when working drops to 0; nil while it is 0
 }

@@ -103,7 +103,7 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) options() *mcp.ServerOptions {
 	opts := &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       s.logger.With("component", "mcp"),
+		Logger:       s.sdkLogger(),
 		Capabilities: &mcp.ServerCapabilities{
 			Completions: &mcp.CompletionCapabilities{},
 			Logging:     &mcp.LoggingCapabilities{},
