@@ -17,7 +17,7 @@ import (
 
 // ListDirArgs are the arguments of list_directory.
 type ListDirArgs struct {
-	Path string `json:"path" jsonschema:"directory: absolute path, file:// URI, or path relative to the first root"`
+	Path string `json:"path,omitempty" jsonschema:"directory: absolute path, file:// URI, or path relative to the first root (default: the only root; required when there are several)"`
 }
 
 // Entry is one directory entry.
@@ -43,13 +43,13 @@ const (
 var errNotDir = errors.New("not a directory")
 
 func (f *Files) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in ListDirArgs) (*mcp.CallToolResult, DirListing, error) {
-	loc, err := resolve(sc, in.Path)
+	loc, arg, err := resolveOrRoot(sc, in.Path)
 	if err != nil {
 		return nil, DirListing{}, err
 	}
 	out, err := f.listDir(ctx, loc)
 	if err != nil {
-		return nil, DirListing{}, roots.PublicError(in.Path, err)
+		return nil, DirListing{}, roots.PublicError(arg, err)
 	}
 	out.Path = loc.Abs()
 	if n := len(out.Entries); n > maxListEntries {

@@ -2,7 +2,6 @@ package fsres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/grove-mcp/grove/fsres/internal/glob"
 	"io/fs"
@@ -14,7 +13,7 @@ import (
 
 // SearchArgs are the arguments of search_files.
 type SearchArgs struct {
-	Path       string `json:"path" jsonschema:"directory to search below: absolute path, file:// URI, or relative to the first root"`
+	Path       string `json:"path,omitempty" jsonschema:"directory to search below: absolute path, file:// URI, or relative to the first root (default: the only root; required when there are several)"`
 	Pattern    string `json:"pattern" jsonschema:"glob relative to path, e.g. **/*.go or cmd/*/main.go; without / it matches base names at any depth"`
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"most paths to return (default 200)"`
 }
@@ -61,7 +60,7 @@ func (f *Files) searchFiles(ctx context.Context, _ *mcp.CallToolRequest, sc *roo
 		return nil
 	})
 	if err != nil {
-		return nil, SearchResult{}, roots.PublicError(in.Path, err)
+		return nil, SearchResult{}, roots.PublicError(shownArg(in.Path, loc), err)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d paths under %s match %s\n", len(out.Matches), out.Path, in.Pattern)
@@ -75,17 +74,11 @@ func (f *Files) searchFiles(ctx context.Context, _ *mcp.CallToolRequest, sc *roo
 	return textResult(b.String()), out, nil
 }
 
-// resolveDir resolves a tool's directory argument ("" means the first root)
-// and checks that it is a directory git does not ignore.
+// resolveDir resolves a tool's directory argument ("" means the default
+// root, see resolveOrRoot) and checks that it is a directory git does not
+// ignore.
 func (f *Files) resolveDir(sc *roots.Scope, p string) (roots.Loc, error) {
-	if p == "" {
-		rs := sc.Roots()
-		if len(rs) == 0 {
-			return roots.Loc{}, errors.New("no roots")
-		}
-		p = rs[0].URI
-	}
-	loc, err := resolve(sc, p)
+	loc, p, err := resolveOrRoot(sc, p)
 	if err != nil {
 		return roots.Loc{}, err
 	}

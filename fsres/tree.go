@@ -12,7 +12,7 @@ import (
 
 // TreeArgs are the arguments of directory_tree.
 type TreeArgs struct {
-	Path       string `json:"path" jsonschema:"directory: absolute path, file:// URI, or relative to the first root"`
+	Path       string `json:"path,omitempty" jsonschema:"directory: absolute path, file:// URI, or relative to the first root (default: the only root; required when there are several)"`
 	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"levels below path to show (default 3)"`
 	MaxEntries int    `json:"max_entries,omitempty" jsonschema:"most entries to show (default 500)"`
 }
@@ -62,7 +62,7 @@ func (f *Files) directoryTree(ctx context.Context, _ *mcp.CallToolRequest, sc *r
 		return nil
 	})
 	if err != nil {
-		return nil, Tree{}, roots.PublicError(in.Path, err)
+		return nil, Tree{}, roots.PublicError(shownArg(in.Path, loc), err)
 	}
 	return textResult(out.text(depth, limit)), out, nil
 }

@@ -76,7 +76,7 @@ func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope
 	if len(in.Files) == 0 {
 		return nil, writecmd.AddOut{}, errors.New("files is empty: name at least one path to stage")
 	}
-	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	rp, unlock, err := r.open(ctx, sc, impliedRepo(sc, in.RepoPath, in.Files...))
 	if err != nil {
 		return nil, writecmd.AddOut{}, err
 	}
@@ -197,6 +197,13 @@ func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 	if err := ctx.Err(); err != nil {
 		return nil, writecmd.InitOut{}, err
 	}
+	if in.RepoPath == "" {
+		root, err := scope.DefaultRoot(sc, "repo_path")
+		if err != nil {
+			return nil, writecmd.InitOut{}, err
+		}
+		in.RepoPath = root.URI
+	}
 	if err := scope.RefuseTilde(in.RepoPath); err != nil {
 		return nil, writecmd.InitOut{}, err
 	}
@@ -230,7 +237,7 @@ func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 // is why it does not ask the user to confirm. A staged version that differs from the worktree leaves the index
 // but not the repository (its blob stays), and the result names it with its blob hash.
 func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in writecmd.ResetArgs) (*mcp.CallToolResult, writecmd.ResetOut, error) {
-	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	rp, unlock, err := r.open(ctx, sc, impliedRepo(sc, in.RepoPath, in.Files...))
 	if err != nil {
 		return nil, writecmd.ResetOut{}, err
 	}

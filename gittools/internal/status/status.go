@@ -27,7 +27,7 @@ import (
 
 // StatusArgs are the arguments of git_status.
 type StatusArgs struct {
-	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath string `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; required when there are several)"`
 }
 
 // StatusOut is the structured result of git_status.
