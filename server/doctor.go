@@ -24,8 +24,8 @@ func Doctor(ctx context.Context, w io.Writer, cfg Config) error {
 	fmt.Fprintf(w, "grove %s\n", cfg.Version)
 	rs := s.set.Ceiling().Roots()
 	if len(rs) == 0 {
-		fmt.Fprint(w, "roots: none given. Only roots the client shares will be reachable;\n")
-		fmt.Fprint(w, "       pass --root DIR to set the directories grove may use.\n")
+		fmt.Fprint(w, "roots: none. grove was started without a directory, so only folders the client shares\n")
+		fmt.Fprint(w, "       will be reachable. Start it with one: grove --root /path/to/project\n")
 	}
 	for _, r := range rs {
 		kind := "directory"

@@ -49,3 +49,15 @@ func TestNoRootsMessages(t *testing.T) {
 		})
 	}
 }
+
+func TestDoctorWithoutRoots(t *testing.T) {
+	var b strings.Builder
+	if err := Doctor(context.Background(), &b, Config{Version: "v0"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"grove was started without a directory", "grove --root /path/to/project"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("doctor says %q, want %q", b.String(), want)
+		}
+	}
+}
