@@ -8,9 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"strconv"
 	"strings"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -71,8 +71,8 @@ func (l DirListing) text() string {
 	var num [24]byte
 	b.WriteString(l.Path)
 	b.WriteString(": ")
-	b.Write(strconv.AppendInt(num[:0], int64(len(l.Entries)), 10))
-	b.WriteString(" entries\n")
+	b.WriteString(words.Count(len(l.Entries), "entry", "entries"))
+	b.WriteByte('\n')
 	for _, e := range l.Entries {
 		b.WriteString(e.Name)
 		switch e.Type {
@@ -89,10 +89,10 @@ func (l DirListing) text() string {
 		b.WriteByte('\n')
 	}
 	if l.Ignored > 0 {
-		fmt.Fprintf(&b, "(%d ignored entries not shown)\n", l.Ignored)
+		fmt.Fprintf(&b, "(%s not shown)\n", words.Count(l.Ignored, "ignored entry", "ignored entries"))
 	}
 	if l.Truncated > 0 {
-		fmt.Fprintf(&b, "(%d more entries cut; use search_files with a pattern to narrow)\n", l.Truncated)
+		fmt.Fprintf(&b, "(%d more %s cut; use search_files with a pattern to narrow)\n", l.Truncated, words.Plural(l.Truncated, "entry", "entries"))
 	}
 	return b.String()
 }

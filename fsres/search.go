@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -63,7 +64,8 @@ func (f *Files) searchFiles(ctx context.Context, _ *mcp.CallToolRequest, sc *roo
 		return nil, SearchResult{}, roots.PublicError(shownArg(in.Path, loc), err)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d paths under %s match %s\n", len(out.Matches), out.Path, in.Pattern)
+	n := len(out.Matches)
+	fmt.Fprintf(&b, "%s under %s %s %s\n", words.Count(n, "path", "paths"), out.Path, words.Plural(n, "matches", "match"), in.Pattern)
 	for _, m := range out.Matches {
 		b.WriteString(m)
 		b.WriteByte('\n')

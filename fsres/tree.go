@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -94,7 +95,7 @@ func (t Tree) text(depth, limit int) string {
 		fmt.Fprintf(&b, "(directories at depth %d not expanded; call again on one of them or raise max_depth)\n", depth)
 	}
 	if t.Cut {
-		fmt.Fprintf(&b, "(cut at %d entries; raise max_entries or pick a subdirectory)\n", limit)
+		fmt.Fprintf(&b, "(cut at %s; raise max_entries or pick a subdirectory)\n", words.Count(limit, "entry", "entries"))
 	}
 	return b.String()
 }

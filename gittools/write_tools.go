@@ -30,6 +30,7 @@ import (
 
 	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
 	"github.com/grove-mcp/grove/gittools/internal/repo"
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 )
@@ -163,8 +164,8 @@ func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 	if err := writecmd.SwitchTo(rp, ctx, head, target, &out); err != nil {
 		return nil, writecmd.CheckoutOut{}, err
 	}
-	text := fmt.Sprintf("Switched to branch %s (%s): %d file(s) written, %d removed; local changes to other files were kept.",
-		out.Branch, out.Short, len(out.Updated), len(out.Removed))
+	text := fmt.Sprintf("Switched to branch %s (%s): %s written, %d removed; local changes to other files were kept.",
+		out.Branch, out.Short, words.Count(len(out.Updated), "file", "files"), len(out.Removed))
 	return textResult(text + writecmd.ListText("written", out.Updated) + writecmd.ListText("removed", out.Removed)), out, nil
 }
 
@@ -186,7 +187,7 @@ func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *root
 	if where == "" {
 		where = "detached HEAD"
 	}
-	text := fmt.Sprintf("[%s %s] %s\n%d file(s) changed", where, out.Short, out.Summary, out.Files)
+	text := fmt.Sprintf("[%s %s] %s\n%s changed", where, out.Short, out.Summary, words.Count(out.Files, "file", "files"))
 	return textResult(text), out, nil
 }
 

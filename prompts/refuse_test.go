@@ -172,3 +172,18 @@ func TestCompleteNoRoots(t *testing.T) {
 		}
 	}
 }
+
+// A one-byte binary file is "1 byte", not "1 bytes".
+func TestBinarySizeGrammar(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "one.bin"), []byte{0})
+	cs := connect(t, New(Options{Scope: scope.Static(newScope(t, dir)), Git: newFake(dir)}))
+	res, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "review_file", Arguments: map[string]string{"path": "one.bin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Messages[0].Content.(*mcp.TextContent).Text
+	if !strings.Contains(text, "(1 byte, ") {
+		t.Errorf("review_file of a 1-byte binary: %q, want it to say 1 byte", text)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/grove-mcp/grove/ignore"
+	"github.com/grove-mcp/grove/internal/words"
 )
 
 // Doctor writes a report for a person: the roots grove resolved from cfg,
@@ -46,7 +47,7 @@ func Doctor(ctx context.Context, w io.Writer, cfg Config) error {
 			fmt.Fprintf(w, "  files: counting failed: %v\n", err)
 			continue
 		}
-		fmt.Fprintf(w, "  files: %d in %d directories (not counting .gitignored ones)\n", files, dirs)
+		fmt.Fprintf(w, "  files: %d in %s (not counting .gitignored ones)\n", files, words.Count(dirs, "directory", "directories"))
 	}
 	mode := "read-write"
 	if cfg.ReadOnly {

@@ -123,7 +123,7 @@ func ShowFile(rp *repo.Repo, c *object.Commit, p, arg string) (ShowOut, string, 
 	switch {
 	case patchtext.IsBinary(data):
 		out.Binary = true
-		return out, fmt.Sprintf("%s at %s is a binary file (%d bytes); its content is not shown\n", patchtext.QuotePath(p), short, out.Size), nil
+		return out, fmt.Sprintf("%s at %s is a binary file (%s); its content is not shown\n", patchtext.QuotePath(p), short, patchtext.SizeText(out.Size)), nil
 	case out.Size > maxShowFile:
 		out.Content, out.Truncated = string(data), true
 		return out, out.Content + fmt.Sprintf("\n… cut at %d KB of %d bytes; read the file with a range-capable tool for the rest\n", maxShowFile>>10, out.Size), nil

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/grove-mcp/grove/gittools/internal/diff"
+	"github.com/grove-mcp/grove/internal/words"
 
 	"github.com/grove-mcp/grove/gittools/internal/scan"
 
@@ -163,7 +164,8 @@ func Format(out StatusOut) string {
 		b.WriteString("nothing to commit, working tree clean\n")
 	}
 	if out.Truncated {
-		fmt.Fprintf(&b, "… %d more entries not shown (only the first %d are listed)\n", out.Total-len(out.Entries), len(out.Entries))
+		n := out.Total - len(out.Entries)
+		fmt.Fprintf(&b, "… %d more %s not shown (only the first %d are listed)\n", n, words.Plural(n, "entry", "entries"), len(out.Entries))
 	}
 	return b.String()
 }
