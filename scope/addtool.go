@@ -21,8 +21,10 @@ import (
 // of Out, whose schema is inferred from Out itself, so they conform by
 // construction. Input is still validated against In's schema, with its
 // defaults applied; fields tagged enum:"a,b,c" get that enum in the schema
-// (see addEnums). Both schemas are otherwise the ones mcp.AddTool would
-// advertise.
+// (see addEnums), and optional arguments are plain types, not the nullable
+// unions the inference gives pointers and slices (see plainTypes). Both
+// schemas are otherwise the ones mcp.AddTool would advertise. With no roots,
+// a call gets [NoRootsError].
 // Out must be a struct, so that the output is an object (legacy clients
 // require one).
 func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[In, Out]) {
@@ -42,7 +44,7 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[
 			return &mcp.CallToolResult{InputRequests: ask, RequestState: RequestState}, nil
 		}
 		if sc.Empty() {
-			return errorResult(ErrNoRoots), nil
+			return errorResult(NoRootsError(p, req)), nil
 		}
 		return finish(h(ctx, req, sc, in))
 	})
