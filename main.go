@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
@@ -67,7 +68,7 @@ func run(args []string) int {
 	}
 	doctor := opts.command == "doctor"
 	if opts.version {
-		fmt.Println("grove", cfg.Version)
+		fmt.Println(versionLine(cfg.Version))
 		return 0
 	}
 	logger, closeLog, err := newLogger(opts.logLevel, opts.logFile)
@@ -255,23 +256,52 @@ func newLogger(level, file string) (*slog.Logger, func(), error) {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lv})), closeLog, nil
 }
 
+// versionString is grove's version: the one the release build sets with
+// -ldflags "-X main.version=...", else what the build recorded (see
+// versionFrom).
 func versionString() string {
-	if version != "" {
-		return version
+	bi, _ := debug.ReadBuildInfo()
+	return versionFrom(version, bi)
+}
+
+// versionFrom picks the most precise version known: ldflags's; the module's
+// (go install ...@v1.2.3, or the pseudo-version Go derives from the
+// repository, v0.0.0-20260101120000-abcdef123456); the commit, as
+// devel-<12 hex digits>, "+dirty" when the worktree had changes; else
+// "devel" (built with -buildvcs=false outside a module download).
+func versionFrom(ldflags string, bi *debug.BuildInfo) string {
+	if ldflags != "" {
+		return ldflags
 	}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
+	if bi == nil {
 		return "devel"
 	}
 	if v := bi.Main.Version; v != "" && v != "(devel)" {
 		return v
 	}
+	var rev, dirty string
 	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			return "devel-" + s.Value[:12]
+		switch {
+		case s.Key == "vcs.revision":
+			rev = s.Value[:min(len(s.Value), 12)]
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = "+dirty"
 		}
 	}
-	return "devel"
+	if rev == "" {
+		return "devel"
+	}
+	return "devel-" + rev + dirty
+}
+
+// versionLine is what grove --version prints: a bare "devel" says why no
+// version is known.
+func versionLine(v string) string {
+	if v == "devel" {
+		return "grove devel (" + runtime.Version() + "; built without a version or commit: " +
+			"use go install, or go build with VCS stamping, not -buildvcs=false)"
+	}
+	return "grove " + v
 }
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }

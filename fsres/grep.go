@@ -18,7 +18,7 @@ import (
 // GrepArgs are the arguments of grep.
 type GrepArgs struct {
 	Pattern         string `json:"pattern" jsonschema:"RE2 regular expression, matched against each line"`
-	Path            string `json:"path,omitempty" jsonschema:"file or directory to search (default: the first root)"`
+	Path            string `json:"path,omitempty" jsonschema:"file or directory to search: absolute path, file:// URI, or relative to the first root (default: the only root; required when there are several)"`
 	Glob            string `json:"glob,omitempty" jsonschema:"only files whose path relative to path matches this glob, e.g. **/*.go or *.md"`
 	ContextLines    int    `json:"context_lines,omitempty" jsonschema:"lines of context before and after each match"`
 	MaxResults      int    `json:"max_results,omitempty" jsonschema:"most matching lines to return (default 200)"`
@@ -90,7 +90,7 @@ func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scop
 	}
 	out, text, err := f.runGrep(ctx, base, single, q)
 	if err != nil {
-		return nil, GrepResult{}, roots.PublicError(in.Path, err)
+		return nil, GrepResult{}, roots.PublicError(shownArg(in.Path, base), err)
 	}
 	return textResult(text), out, nil
 }

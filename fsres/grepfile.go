@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 )
 
@@ -186,7 +187,8 @@ func (c *collector) result(path string) (GrepResult, string) {
 	defer c.mu.Unlock()
 	res := GrepResult{Path: path, Matches: []GrepMatch{}, Files: c.searched, Skipped: c.skipped, Cut: c.cut}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d matching lines in %d files under %s (%d files searched", c.matches, len(c.files), path, c.searched)
+	fmt.Fprintf(&b, "%s in %s under %s (%s searched", words.Count(c.matches, "matching line", "matching lines"),
+		words.Count(len(c.files), "file", "files"), path, words.Count(c.searched, "file", "files"))
 	if c.skipped > 0 {
 		fmt.Fprintf(&b, ", %d binary or too large skipped", c.skipped)
 	}
@@ -205,7 +207,7 @@ func (c *collector) result(path string) (GrepResult, string) {
 		}
 	}
 	if c.cut {
-		fmt.Fprintf(&b, "(cut at %d matching lines; raise max_results or narrow path/glob)\n", c.q.max)
+		fmt.Fprintf(&b, "(cut at %s; raise max_results or narrow path/glob)\n", words.Count(c.q.max, "matching line", "matching lines"))
 	}
 	return res, b.String()
 }

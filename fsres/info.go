@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -129,7 +130,7 @@ func (i Info) text() string {
 		fmt.Fprintf(&b, ", %s", i.MIMEType)
 	}
 	if i.IsText {
-		fmt.Fprintf(&b, ", text, %d lines", i.Lines)
+		fmt.Fprintf(&b, ", text, %s", words.Count(i.Lines, "line", "lines"))
 	} else if i.Type == typeFile && i.Note == "" {
 		b.WriteString(", binary")
 	}

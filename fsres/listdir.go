@@ -8,16 +8,16 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"strconv"
 	"strings"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ListDirArgs are the arguments of list_directory.
 type ListDirArgs struct {
-	Path string `json:"path" jsonschema:"directory: absolute path, file:// URI, or path relative to the first root"`
+	Path string `json:"path,omitempty" jsonschema:"directory: absolute path, file:// URI, or path relative to the first root (default: the only root; required when there are several)"`
 }
 
 // Entry is one directory entry.
@@ -43,13 +43,13 @@ const (
 var errNotDir = errors.New("not a directory")
 
 func (f *Files) listDirectory(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in ListDirArgs) (*mcp.CallToolResult, DirListing, error) {
-	loc, err := resolve(sc, in.Path)
+	loc, arg, err := resolveOrRoot(sc, in.Path)
 	if err != nil {
 		return nil, DirListing{}, err
 	}
 	out, err := f.listDir(ctx, loc)
 	if err != nil {
-		return nil, DirListing{}, roots.PublicError(in.Path, err)
+		return nil, DirListing{}, roots.PublicError(arg, err)
 	}
 	out.Path = loc.Abs()
 	if n := len(out.Entries); n > maxListEntries {
@@ -71,8 +71,8 @@ func (l DirListing) text() string {
 	var num [24]byte
 	b.WriteString(l.Path)
 	b.WriteString(": ")
-	b.Write(strconv.AppendInt(num[:0], int64(len(l.Entries)), 10))
-	b.WriteString(" entries\n")
+	b.WriteString(words.Count(len(l.Entries), "entry", "entries"))
+	b.WriteByte('\n')
 	for _, e := range l.Entries {
 		b.WriteString(e.Name)
 		switch e.Type {
@@ -89,10 +89,10 @@ func (l DirListing) text() string {
 		b.WriteByte('\n')
 	}
 	if l.Ignored > 0 {
-		fmt.Fprintf(&b, "(%d ignored entries not shown)\n", l.Ignored)
+		fmt.Fprintf(&b, "(%s not shown)\n", words.Count(l.Ignored, "ignored entry", "ignored entries"))
 	}
 	if l.Truncated > 0 {
-		fmt.Fprintf(&b, "(%d more entries cut; use search_files with a pattern to narrow)\n", l.Truncated)
+		fmt.Fprintf(&b, "(%d more %s cut; use search_files with a pattern to narrow)\n", l.Truncated, words.Plural(l.Truncated, "entry", "entries"))
 	}
 	return b.String()
 }

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -127,7 +128,8 @@ func (f *Files) dirListing(ctx context.Context, loc roots.Loc) (string, error) {
 	var b strings.Builder
 	for i, e := range entries.Entries {
 		if i == maxDirLines {
-			fmt.Fprintf(&b, "… %d more entries (use list_directory or resources/list)\n", len(entries.Entries)-i)
+			n := len(entries.Entries) - i
+			fmt.Fprintf(&b, "… %d more %s (use list_directory or resources/list)\n", n, words.Plural(n, "entry", "entries"))
 			break
 		}
 		b.WriteString(e.Name)
@@ -149,7 +151,7 @@ func appendByteSize(b []byte, n int64) []byte {
 	const unit = 1024
 	if n < unit {
 		b = strconv.AppendInt(b, n, 10)
-		return append(b, " B"...)
+		return append(b, " B"...) // a unit, like KiB: no plural
 	}
 	div, exp := int64(unit), 0
 	for m := n / unit; m >= unit; m /= unit {

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"strconv"
 	"strings"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -124,7 +124,7 @@ func cutLines(out FileText, data []byte, in ReadFileArgs) (FileText, error) {
 		return out, nil
 	}
 	if from > len(lines) {
-		return FileText{}, fmt.Errorf("%s: start_line %d is past the end (the file has %d lines)", in.Path, from, len(lines))
+		return FileText{}, fmt.Errorf("%s: start_line %d is past the end (the file has %s)", in.Path, from, words.Count(len(lines), "line", "lines"))
 	}
 	end := len(data)
 	if to < len(lines) {
@@ -161,7 +161,7 @@ func wholeFile(out FileText, data []byte) FileText {
 
 // wholeHead is the first line of a whole file's text block.
 func wholeHead(path string, lines int) string {
-	return path + ": " + strconv.Itoa(lines) + " lines\n"
+	return path + ": " + words.Count(lines, "line", "lines") + "\n"
 }
 
 // summary is the text a model sees for one file.

@@ -2,19 +2,19 @@ package fsres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/grove-mcp/grove/fsres/internal/glob"
 	"io/fs"
 	"strings"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // SearchArgs are the arguments of search_files.
 type SearchArgs struct {
-	Path       string `json:"path" jsonschema:"directory to search below: absolute path, file:// URI, or relative to the first root"`
+	Path       string `json:"path,omitempty" jsonschema:"directory to search below: absolute path, file:// URI, or relative to the first root (default: the only root; required when there are several)"`
 	Pattern    string `json:"pattern" jsonschema:"glob relative to path, e.g. **/*.go or cmd/*/main.go; without / it matches base names at any depth"`
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"most paths to return (default 200)"`
 }
@@ -61,10 +61,11 @@ func (f *Files) searchFiles(ctx context.Context, _ *mcp.CallToolRequest, sc *roo
 		return nil
 	})
 	if err != nil {
-		return nil, SearchResult{}, roots.PublicError(in.Path, err)
+		return nil, SearchResult{}, roots.PublicError(shownArg(in.Path, loc), err)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d paths under %s match %s\n", len(out.Matches), out.Path, in.Pattern)
+	n := len(out.Matches)
+	fmt.Fprintf(&b, "%s under %s %s %s\n", words.Count(n, "path", "paths"), out.Path, words.Plural(n, "matches", "match"), in.Pattern)
 	for _, m := range out.Matches {
 		b.WriteString(m)
 		b.WriteByte('\n')
@@ -75,17 +76,11 @@ func (f *Files) searchFiles(ctx context.Context, _ *mcp.CallToolRequest, sc *roo
 	return textResult(b.String()), out, nil
 }
 
-// resolveDir resolves a tool's directory argument ("" means the first root)
-// and checks that it is a directory git does not ignore.
+// resolveDir resolves a tool's directory argument ("" means the default
+// root, see resolveOrRoot) and checks that it is a directory git does not
+// ignore.
 func (f *Files) resolveDir(sc *roots.Scope, p string) (roots.Loc, error) {
-	if p == "" {
-		rs := sc.Roots()
-		if len(rs) == 0 {
-			return roots.Loc{}, errors.New("no roots")
-		}
-		p = rs[0].URI
-	}
-	loc, err := resolve(sc, p)
+	loc, p, err := resolveOrRoot(sc, p)
 	if err != nil {
 		return roots.Loc{}, err
 	}

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/grove-mcp/grove/internal/words"
 )
 
 // lineWindow is the part of a file read_file asks for: lines from..to
@@ -129,7 +131,7 @@ func (f *Files) readLargeText(ctx context.Context, r io.Reader, in ReadFileArgs,
 		return FileText{}, fmt.Errorf("%s: the requested lines are not UTF-8 text", in.Path)
 	}
 	if s.first == 0 && s.total > 0 {
-		return FileText{}, fmt.Errorf("%s: start_line %d is past the end (the file has %d lines)", in.Path, w.from, s.total)
+		return FileText{}, fmt.Errorf("%s: start_line %d is past the end (the file has %s)", in.Path, w.from, words.Count(s.total, "line", "lines"))
 	}
 	out.Content, out.TotalLines, out.StartLine, out.EndLine = string(s.content), s.total, s.first, s.last
 	out.Cut = s.first != 1 || s.last != s.total

@@ -83,6 +83,30 @@ func resolve(sc *roots.Scope, p string) (roots.Loc, error) {
 	return loc, nil
 }
 
+// resolveOrRoot is resolve for an argument that may be left out: "" means
+// the only root (with several, an error that lists them). It also returns
+// the argument to name in errors: p, or the default root's URI.
+func resolveOrRoot(sc *roots.Scope, p string) (roots.Loc, string, error) {
+	if p == "" {
+		r, err := scope.DefaultRoot(sc, "path")
+		if err != nil {
+			return roots.Loc{}, "", err
+		}
+		p = r.URI
+	}
+	loc, err := resolve(sc, p)
+	return loc, p, err
+}
+
+// shownArg is the path argument to name in an error about loc: what the
+// client sent, or, when it left the argument out, the root's URI.
+func shownArg(p string, loc roots.Loc) string {
+	if p == "" {
+		return loc.Root.URI
+	}
+	return p
+}
+
 // textResult is a tool result whose content is one text block.
 func textResult(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}

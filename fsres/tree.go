@@ -6,13 +6,14 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TreeArgs are the arguments of directory_tree.
 type TreeArgs struct {
-	Path       string `json:"path" jsonschema:"directory: absolute path, file:// URI, or relative to the first root"`
+	Path       string `json:"path,omitempty" jsonschema:"directory: absolute path, file:// URI, or relative to the first root (default: the only root; required when there are several)"`
 	MaxDepth   int    `json:"max_depth,omitempty" jsonschema:"levels below path to show (default 3)"`
 	MaxEntries int    `json:"max_entries,omitempty" jsonschema:"most entries to show (default 500)"`
 }
@@ -62,7 +63,7 @@ func (f *Files) directoryTree(ctx context.Context, _ *mcp.CallToolRequest, sc *r
 		return nil
 	})
 	if err != nil {
-		return nil, Tree{}, roots.PublicError(in.Path, err)
+		return nil, Tree{}, roots.PublicError(shownArg(in.Path, loc), err)
 	}
 	return textResult(out.text(depth, limit)), out, nil
 }
@@ -94,7 +95,7 @@ func (t Tree) text(depth, limit int) string {
 		fmt.Fprintf(&b, "(directories at depth %d not expanded; call again on one of them or raise max_depth)\n", depth)
 	}
 	if t.Cut {
-		fmt.Fprintf(&b, "(cut at %d entries; raise max_entries or pick a subdirectory)\n", limit)
+		fmt.Fprintf(&b, "(cut at %s; raise max_entries or pick a subdirectory)\n", words.Count(limit, "entry", "entries"))
 	}
 	return b.String()
 }

@@ -27,7 +27,7 @@ func (r *Repos) diffTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 	if err != nil {
 		return nil, diff.DiffOut{}, err
 	}
-	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	rp, unlock, err := r.open(ctx, sc, impliedRepo(sc, in.RepoPath, in.Path))
 	if err != nil {
 		return nil, diff.DiffOut{}, err
 	}

@@ -62,6 +62,19 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 	return rp, rp.Mu.Unlock, nil
 }
 
+// impliedRepo is the repo_path a tool works on: repoPath, or, when the client left it out and there are several
+// roots, the URI of the root holding the first absolute path among the tool's path arguments (see
+// scope.DefaultRoot). "" leaves the choice to open: the only root, or an error listing the roots.
+func impliedRepo(sc *roots.Scope, repoPath string, paths ...string) string {
+	if repoPath != "" || len(sc.Roots()) < 2 {
+		return repoPath
+	}
+	if r, err := scope.DefaultRoot(sc, "repo_path", paths...); err == nil {
+		return r.URI
+	}
+	return ""
+}
+
 // cached returns the repository for d, opening it on first use.
 func (r *Repos) cached(d repo.Found) (*repo.Repo, error) {
 	r.mu.Lock()
@@ -104,7 +117,8 @@ func (r *Repos) Invalidate(worktree string) {
 // refuses it unless the git dir, commondir, alternates and core.worktree all lie inside that root (see CheckRepo).
 func (r *Repos) discover(sc *roots.Scope, repoPath string) (repo.Found, error) {
 	if repoPath == "" && len(sc.Roots()) > 1 {
-		return repo.Found{}, repo.ErrRepoPathRequired
+		_, err := scope.DefaultRoot(sc, "repo_path")
+		return repo.Found{}, err
 	}
 	start, top, ok := repo.StartDir(sc, repoPath)
 	if !ok {

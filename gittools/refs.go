@@ -7,6 +7,7 @@ import (
 
 	"github.com/grove-mcp/grove/gittools/internal/refs"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -98,7 +99,8 @@ func (r *Repos) tag(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Sco
 	var b strings.Builder
 	for i, t := range tags {
 		if i == refs.MaxTags {
-			fmt.Fprintf(&b, "… %d more tags not shown\n", len(tags)-refs.MaxTags)
+			n := len(tags) - refs.MaxTags
+			fmt.Fprintf(&b, "… %d more %s not shown\n", n, words.Plural(n, "tag", "tags"))
 			out.Tags = tags[:refs.MaxTags]
 			break
 		}

@@ -216,8 +216,11 @@ func TestRepoPathRequiredWithSeveralRoots(t *testing.T) {
 	sc := scopeOf(t, f.dir, other)
 	r := New(Options{Scope: scope.Static(sc)})
 	defer r.Close()
-	if _, _, err := r.status(testCtx(t), nil, sc, status.StatusArgs{}); err == nil || !strings.Contains(err.Error(), "repo_path is required") {
-		t.Errorf("err = %v, want repo_path required", err)
+	_, _, err := r.status(testCtx(t), nil, sc, status.StatusArgs{})
+	for _, want := range []string{"repo_path is needed: grove has 2 roots", roots.URI(f.dir), roots.URI(other)} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("err = %v, want it to say %q", err, want)
+		}
 	}
 	if _, _, err := r.status(testCtx(t), nil, sc, status.StatusArgs{RepoPath: roots.URI(f.dir)}); err != nil {
 		t.Errorf("with a file:// repo_path: %v", err)

@@ -30,6 +30,7 @@ import (
 
 	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
 	"github.com/grove-mcp/grove/gittools/internal/repo"
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 )
@@ -76,7 +77,7 @@ func (r *Repos) add(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope
 	if len(in.Files) == 0 {
 		return nil, writecmd.AddOut{}, errors.New("files is empty: name at least one path to stage")
 	}
-	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	rp, unlock, err := r.open(ctx, sc, impliedRepo(sc, in.RepoPath, in.Files...))
 	if err != nil {
 		return nil, writecmd.AddOut{}, err
 	}
@@ -163,8 +164,8 @@ func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 	if err := writecmd.SwitchTo(rp, ctx, head, target, &out); err != nil {
 		return nil, writecmd.CheckoutOut{}, err
 	}
-	text := fmt.Sprintf("Switched to branch %s (%s): %d file(s) written, %d removed; local changes to other files were kept.",
-		out.Branch, out.Short, len(out.Updated), len(out.Removed))
+	text := fmt.Sprintf("Switched to branch %s (%s): %s written, %d removed; local changes to other files were kept.",
+		out.Branch, out.Short, words.Count(len(out.Updated), "file", "files"), len(out.Removed))
 	return textResult(text + writecmd.ListText("written", out.Updated) + writecmd.ListText("removed", out.Removed)), out, nil
 }
 
@@ -186,7 +187,7 @@ func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *root
 	if where == "" {
 		where = "detached HEAD"
 	}
-	text := fmt.Sprintf("[%s %s] %s\n%d file(s) changed", where, out.Short, out.Summary, out.Files)
+	text := fmt.Sprintf("[%s %s] %s\n%s changed", where, out.Short, out.Summary, words.Count(out.Files, "file", "files"))
 	return textResult(text), out, nil
 }
 
@@ -196,6 +197,13 @@ func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *root
 func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in writecmd.InitArgs) (*mcp.CallToolResult, writecmd.InitOut, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, writecmd.InitOut{}, err
+	}
+	if in.RepoPath == "" {
+		root, err := scope.DefaultRoot(sc, "repo_path")
+		if err != nil {
+			return nil, writecmd.InitOut{}, err
+		}
+		in.RepoPath = root.URI
 	}
 	if err := scope.RefuseTilde(in.RepoPath); err != nil {
 		return nil, writecmd.InitOut{}, err
@@ -230,7 +238,7 @@ func (r *Repos) initRepo(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 // is why it does not ask the user to confirm. A staged version that differs from the worktree leaves the index
 // but not the repository (its blob stays), and the result names it with its blob hash.
 func (r *Repos) reset(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in writecmd.ResetArgs) (*mcp.CallToolResult, writecmd.ResetOut, error) {
-	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	rp, unlock, err := r.open(ctx, sc, impliedRepo(sc, in.RepoPath, in.Files...))
 	if err != nil {
 		return nil, writecmd.ResetOut{}, err
 	}

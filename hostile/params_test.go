@@ -69,7 +69,7 @@ func TestToolArgumentTypes(t *testing.T) {
 		{"read_file", `{"path":5}`}, {"read_file", `{}`}, {"read_file", `{"path":"a.txt","head":"1"}`},
 		{"read_file", `{"path":"a.txt","start_line":1.5}`}, {"read_file", `[]`}, {"read_file", `"a.txt"`},
 		{"read_files", `{"paths":"a.txt"}`}, {"read_files", `{"paths":[5]}`},
-		{"list_directory", `{"path":null}`}, {"directory_tree", `{"path":".","max_depth":"3"}`},
+		{"list_directory", `{"path":false}`}, {"read_file", `{"path":null}`}, {"directory_tree", `{"path":".","max_depth":"3"}`},
 		{"search_files", `{"path":".","pattern":["*"]}`}, {"grep", `{"pattern":"a","max_results":true}`},
 		{"file_info", `{"path":{}}`}, {"write_file", `{"path":"n.txt","content":5}`},
 		{"edit_file", `{"path":"a.txt","edits":{"old_text":"a","new_text":"b"}}`},

@@ -8,7 +8,7 @@ var (
 	argRepoPath = &mcp.PromptArgument{
 		Name:        "repo_path",
 		Title:       "Repository",
-		Description: "A directory inside a Git repository under the roots: an absolute path, a file:// URI, or a path relative to the first root. Optional when there is a single root.",
+		Description: "A directory inside a Git repository under the roots: an absolute path, a file:// URI, or a path relative to the first root. Default: the only root; required when there are several.",
 	}
 	argStaged = &mcp.PromptArgument{
 		Name:        "staged",

@@ -111,6 +111,31 @@ func TestNoRoots(t *testing.T) {
 	if code := rpcCode(err); code != jsonrpc.CodeInvalidParams {
 		t.Errorf("no roots: error %v (code %d), want code %d", err, code, jsonrpc.CodeInvalidParams)
 	}
+	if err == nil || !strings.Contains(err.Error(), "started without a directory") || !strings.Contains(err.Error(), "grove --root /path/to/project") {
+		t.Errorf("no roots: error %v, want it to say no directory was given and how to give one", err)
+	}
+}
+
+// Without repo_path, a prompt works on the only root; with several it names
+// them instead of picking the first.
+func TestRepoPathDefault(t *testing.T) {
+	one, two := t.TempDir(), t.TempDir()
+	for _, tt := range []struct {
+		dirs    []string
+		wantErr string
+	}{
+		{[]string{one}, ""},
+		{[]string{one, two}, "repo_path is needed: grove has 2 roots, " + roots.URI(one)},
+	} {
+		cs := connect(t, New(Options{Scope: scope.Static(newScope(t, tt.dirs...)), Git: newFake(one)}))
+		_, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "commit_message"})
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("%d roots: %v", len(tt.dirs), err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("%d roots: error %v, want %q", len(tt.dirs), err, tt.wantErr)
+		}
+	}
 }
 
 // askingScope wants the client's roots first, as for a modern client that has not sent them yet.
@@ -145,5 +170,20 @@ func TestCompleteNoRoots(t *testing.T) {
 		if len(res.Completion.Values) != 0 {
 			t.Errorf("%s: values %q with no roots, want none", arg, res.Completion.Values)
 		}
+	}
+}
+
+// A one-byte binary file is "1 byte", not "1 bytes".
+func TestBinarySizeGrammar(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "one.bin"), []byte{0})
+	cs := connect(t, New(Options{Scope: scope.Static(newScope(t, dir)), Git: newFake(dir)}))
+	res, err := cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "review_file", Arguments: map[string]string{"path": "one.bin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Messages[0].Content.(*mcp.TextContent).Text
+	if !strings.Contains(text, "(1 byte, ") {
+		t.Errorf("review_file of a 1-byte binary: %q, want it to say 1 byte", text)
 	}
 }

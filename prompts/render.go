@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 )
 
@@ -21,7 +22,9 @@ var templateFS embed.FS
 
 // templates holds one named template per prompt (see templates/*.tmpl). Parsing embedded files cannot fail at run
 // time unless the files are broken, which the tests catch.
-var templates = template.Must(template.New("").Option("missingkey=error").ParseFS(templateFS, "templates/*.tmpl"))
+var templates = template.Must(template.New("").Option("missingkey=error").Funcs(template.FuncMap{
+	"bytes": func(n int64) string { return words.Count(int(n), "byte", "bytes") }, // {{bytes .Size}}: "1 byte", "2 bytes"
+}).ParseFS(templateFS, "templates/*.tmpl"))
 
 const diffMIME = "text/x-diff"
 

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
 )
 
 // repo is the repository a prompt works on, as far as prompts needs to know it.
@@ -26,11 +27,11 @@ type repo struct {
 // "not a repository", so the two cannot be told apart.
 func openRepo(sc *roots.Scope, prompt, repoPath string) (repo, error) {
 	if repoPath == "" {
-		rs := sc.Roots()
-		if len(rs) == 0 {
-			return repo{}, invalidParams("prompt %s: no roots are available", prompt)
+		root, err := scope.DefaultRoot(sc, "repo_path")
+		if err != nil {
+			return repo{}, invalidParams("prompt %s: %v", prompt, err)
 		}
-		return repo{prompt: prompt, abs: rs[0].Path, uri: rs[0].URI}, nil
+		return repo{prompt: prompt, abs: root.Path, uri: root.URI}, nil
 	}
 	r := repo{prompt: prompt, sent: repoPath}
 	loc, err := sc.Resolve(repoPath)

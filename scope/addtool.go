@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -22,19 +21,21 @@ import (
 // of Out, whose schema is inferred from Out itself, so they conform by
 // construction. Input is still validated against In's schema, with its
 // defaults applied; fields tagged enum:"a,b,c" get that enum in the schema
-// (see addEnums). Both schemas are otherwise the ones mcp.AddTool would
-// advertise.
+// (see addEnums), and optional arguments are plain types, not the nullable
+// unions the inference gives pointers and slices (see plainTypes). Both
+// schemas are otherwise the ones mcp.AddTool would advertise. With no roots,
+// a call gets [NoRootsError].
 // Out must be a struct, so that the output is an object (legacy clients
 // require one).
 func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[In, Out]) {
 	tt := *t
-	inSchema, inResolved := schemaFor[In](requiredNotNull)
+	inSchema, inResolved := schemaFor[In](plainTypes)
 	tt.InputSchema = inSchema
 	if tt.OutputSchema == nil {
 		tt.OutputSchema, _ = schemaFor[Out](nil)
 	}
 	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		in, err := decodeInput[In](req.Params.Arguments, inResolved)
+		in, err := decodeInput[In](req.Params.Arguments, inSchema, inResolved)
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -43,7 +44,7 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[
 			return &mcp.CallToolResult{InputRequests: ask, RequestState: RequestState}, nil
 		}
 		if sc.Empty() {
-			return errorResult(ErrNoRoots), nil
+			return errorResult(NoRootsError(p, req)), nil
 		}
 		return finish(h(ctx, req, sc, in))
 	})
@@ -71,32 +72,20 @@ func schemaFor[T any](adjust func(*jsonschema.Schema)) (*jsonschema.Schema, *jso
 	return schema, resolved
 }
 
-// requiredNotNull makes required arguments non-nullable: the inference gives
-// a slice ["null", "array"], which would let a model send null for a list
-// the tool cannot do without.
-func requiredNotNull(s *jsonschema.Schema) {
-	for _, name := range s.Required {
-		p := s.Properties[name]
-		if p == nil || len(p.Types) != 2 || !slices.Contains(p.Types, "null") {
-			continue
-		}
-		for _, typ := range p.Types {
-			if typ != "null" {
-				p.Type, p.Types = typ, nil
-			}
-		}
-	}
-}
-
 // decodeInput validates the arguments, applies their defaults and decodes
-// them into In.
-func decodeInput[In any](args json.RawMessage, resolved *jsonschema.Resolved) (In, error) {
+// them into In. Null arguments count as absent; an argument of the wrong type
+// gets an error that names it and the type it needs.
+func decodeInput[In any](args json.RawMessage, schema *jsonschema.Schema, resolved *jsonschema.Resolved) (In, error) {
 	var in In
 	v := map[string]any{}
 	if len(args) > 0 {
 		if err := json.Unmarshal(args, &v); err != nil {
 			return in, fmt.Errorf("validating \"arguments\": %v", err)
 		}
+	}
+	dropNulls(v)
+	if err := checkTypes(schema, v); err != nil {
+		return in, fmt.Errorf("validating \"arguments\": %w", err)
 	}
 	var tree any = v
 	if err := resolved.ApplyDefaults(&tree); err != nil {

@@ -26,11 +26,30 @@ type Provider interface {
 	Scope(req mcp.Request) (*roots.Scope, mcp.InputRequestMap)
 }
 
-// ErrNoRoots tells the model, and through it the user, how to give grove
-// something to work on.
-var ErrNoRoots = errors.New("grove has no roots to work in: nothing lies both inside the operator's --root " +
-	"directories and inside the client's roots. Start grove with --root DIR (for example: grove --root ~/project), " +
-	"or open a workspace inside those directories; list_roots shows what grove was given")
+// ErrNoDirectory tells the model, and through it the user, that grove was
+// given no directory at all, and how to give it one.
+var ErrNoDirectory = errors.New("grove was started without a directory, and the client shared none it can use. " +
+	"Start it with one: grove --root /path/to/project (or use a client that shares its workspace folders as roots)")
+
+// ErrNoRoots says that grove has directories, but the client's roots all lie
+// outside them, and how to fix that.
+var ErrNoRoots = errors.New("grove has no directory to work in: none of the client's roots lies inside the " +
+	"directories grove was started with (--root). Open a folder inside them in the client, or start grove with " +
+	"--root /path/to/project; list_roots shows both")
+
+// NoRootsError is the error for a request whose scope is empty: the
+// provider's explanation when it has one (the server knows whether it was
+// started without --root), else [ErrNoDirectory] for a [Static] provider and
+// [ErrNoRoots] for others.
+func NoRootsError(p Provider, req mcp.Request) error {
+	if e, ok := p.(interface{ NoRoots(mcp.Request) error }); ok {
+		return e.NoRoots(req)
+	}
+	if _, ok := p.(static); ok {
+		return ErrNoDirectory
+	}
+	return ErrNoRoots
+}
 
 // RequestState marks a retry that carries the client's roots. It grants
 // nothing: client roots can only narrow the operator's.
@@ -55,7 +74,7 @@ func Prompt(p Provider, h func(ctx context.Context, req *mcp.GetPromptRequest, s
 			return &mcp.GetPromptResult{InputRequests: ask, RequestState: RequestState}, nil
 		}
 		if sc.Empty() {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: ErrNoRoots.Error()}
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: NoRootsError(p, req).Error()}
 		}
 		return h(ctx, req, sc)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/scope"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -216,6 +217,16 @@ func clientRootList(rs []*mcp.Root) []roots.ClientRoot {
 func (s *Server) Scope(req mcp.Request) (*roots.Scope, mcp.InputRequestMap) {
 	sc, ask, _ := s.requestScope(req)
 	return sc, ask
+}
+
+// NoRoots says why a request has no roots, for [scope.NoRootsError]: grove
+// was started without --root (and the client shared no usable root), or the
+// client's roots all lie outside the --root directories.
+func (s *Server) NoRoots(mcp.Request) error {
+	if s.set.Ceiling().Empty() {
+		return scope.ErrNoDirectory
+	}
+	return scope.ErrNoRoots
 }
 
 // requestScope is Scope, with the client roots refused for the request (or,

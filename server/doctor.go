@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/grove-mcp/grove/ignore"
+	"github.com/grove-mcp/grove/internal/words"
 )
 
 // Doctor writes a report for a person: the roots grove resolved from cfg,
@@ -24,8 +25,8 @@ func Doctor(ctx context.Context, w io.Writer, cfg Config) error {
 	fmt.Fprintf(w, "grove %s\n", cfg.Version)
 	rs := s.set.Ceiling().Roots()
 	if len(rs) == 0 {
-		fmt.Fprint(w, "roots: none given. Only roots the client shares will be reachable;\n")
-		fmt.Fprint(w, "       pass --root DIR to set the directories grove may use.\n")
+		fmt.Fprint(w, "roots: none. grove was started without a directory, so only folders the client shares\n")
+		fmt.Fprint(w, "       will be reachable. Start it with one: grove --root /path/to/project\n")
 	}
 	for _, r := range rs {
 		kind := "directory"
@@ -46,7 +47,7 @@ func Doctor(ctx context.Context, w io.Writer, cfg Config) error {
 			fmt.Fprintf(w, "  files: counting failed: %v\n", err)
 			continue
 		}
-		fmt.Fprintf(w, "  files: %d in %d directories (not counting .gitignored ones)\n", files, dirs)
+		fmt.Fprintf(w, "  files: %d in %s (not counting .gitignored ones)\n", files, words.Count(dirs, "directory", "directories"))
 	}
 	mode := "read-write"
 	if cfg.ReadOnly {

@@ -59,7 +59,7 @@ func (s *Server) listRoots(_ context.Context, req *mcp.CallToolRequest, _ ListRo
 		out.Watching = s.watchStatus()
 	}
 	if len(out.Roots) == 0 {
-		out.Hint = scope.ErrNoRoots.Error()
+		out.Hint = s.NoRoots(req).Error()
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out.text()}}}, out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/grove-mcp/grove/internal/panics"
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/watch"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -176,5 +177,5 @@ func (n *notifier) status() string {
 	if !st.Degraded {
 		return ""
 	}
-	return fmt.Sprintf("degraded (%s): %d directories watched; subscribed files are polled", st.Reason, st.Watches)
+	return fmt.Sprintf("degraded (%s): %s watched; subscribed files are polled", st.Reason, words.Count(st.Watches, "directory", "directories"))
 }

@@ -22,7 +22,7 @@ import (
 
 // BlameArgs are the arguments of git_blame.
 type BlameArgs struct {
-	RepoPath  string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath  string `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; with several, the root holding path when path is absolute)"`
 	Path      string `json:"path" jsonschema:"file to blame (relative to the worktree, or absolute)"`
 	Revision  string `json:"revision,omitempty" jsonschema:"blame the file as of this revision (default HEAD)"`
 	StartLine int    `json:"start_line,omitempty" jsonschema:"first line to show (1-based, default 1)"`

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
+	"github.com/grove-mcp/grove/internal/words"
 
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
@@ -138,7 +139,7 @@ func (e *tooLargeError) Error() string {
 func ByteSize(n int64) string {
 	const unit = 1024
 	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
+		return words.Count(int(n), "byte", "bytes")
 	}
 	v, i := float64(n)/unit, 0
 	for v >= unit && i < 3 {

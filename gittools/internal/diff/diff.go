@@ -20,7 +20,7 @@ import (
 
 // DiffArgs are the arguments of git_diff.
 type DiffArgs struct {
-	RepoPath     string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath     string `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; with several, the root holding path when path is absolute)"`
 	Staged       bool   `json:"staged,omitempty" jsonschema:"show staged changes (index vs HEAD) instead of unstaged ones (worktree vs index)"`
 	Target       string `json:"target,omitempty" jsonschema:"a revision to compare the worktree with, or a range a..b to compare two commits"`
 	Path         string `json:"path,omitempty" jsonschema:"only changes to this file or directory (relative to the worktree, or absolute)"`

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/grove-mcp/grove/gittools/internal/scan"
+	"github.com/grove-mcp/grove/internal/words"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
@@ -66,7 +67,7 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 			note += " inside " + patchtext.QuotePath(cutFile)
 		}
 		if len(omitted) > 0 {
-			note += fmt.Sprintf(": %d more files not shown (%s)", len(omitted), strings.Join(headOf(omitted, 20), ", "))
+			note += fmt.Sprintf(": %d more %s not shown (%s)", len(omitted), words.Plural(len(omitted), "file", "files"), strings.Join(headOf(omitted, 20), ", "))
 		}
 		if len(omitted) == 0 {
 			text += note + "; read the file itself, or ask for fewer context_lines\n"
@@ -128,6 +129,7 @@ func formatStat(files []DiffFile) string {
 		fmt.Fprintf(&b, "%d %s%s\n", n, strings.Repeat("+", plus), strings.Repeat("-", minus))
 		add, del = add+f.Added, del+f.Deleted
 	}
-	fmt.Fprintf(&b, " %d files changed, %d insertions(+), %d deletions(-)\n", len(files), add, del)
+	fmt.Fprintf(&b, " %s changed, %s(+), %s(-)\n", words.Count(len(files), "file", "files"),
+		words.Count(add, "insertion", "insertions"), words.Count(del, "deletion", "deletions"))
 	return b.String()
 }

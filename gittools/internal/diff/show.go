@@ -16,9 +16,9 @@ import (
 
 // ShowArgs are the arguments of git_show.
 type ShowArgs struct {
-	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath string `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; with several, the root holding path when path is absolute)"`
 	Revision string `json:"revision" jsonschema:"commit, branch, tag or expression such as HEAD~2"`
-	Path     string `json:"path,omitempty" jsonschema:"show this file's content (or directory's listing) at the revision instead of the commit"`
+	Path     string `json:"path,omitempty" jsonschema:"a file (relative to the worktree, or absolute) whose content, or directory whose listing, to show at the revision (default: show the commit itself)"`
 }
 
 // ShowOut is the structured result of git_show.
@@ -123,7 +123,7 @@ func ShowFile(rp *repo.Repo, c *object.Commit, p, arg string) (ShowOut, string, 
 	switch {
 	case patchtext.IsBinary(data):
 		out.Binary = true
-		return out, fmt.Sprintf("%s at %s is a binary file (%d bytes); its content is not shown\n", patchtext.QuotePath(p), short, out.Size), nil
+		return out, fmt.Sprintf("%s at %s is a binary file (%s); its content is not shown\n", patchtext.QuotePath(p), short, patchtext.SizeText(out.Size)), nil
 	case out.Size > maxShowFile:
 		out.Content, out.Truncated = string(data), true
 		return out, out.Content + fmt.Sprintf("\n… cut at %d KB of %d bytes; read the file with a range-capable tool for the rest\n", maxShowFile>>10, out.Size), nil

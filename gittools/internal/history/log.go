@@ -16,7 +16,7 @@ import (
 
 // LogArgs are the arguments of git_log.
 type LogArgs struct {
-	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath string `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; with several, the root holding path when path is absolute)"`
 	MaxCount int    `json:"max_count,omitempty" jsonschema:"most commits to return (default 20, at most 1000)"`
 	Revision string `json:"revision,omitempty" jsonschema:"where to start (branch, tag, hash, HEAD~3; default HEAD), or a range a..b"`
 	Path     string `json:"path,omitempty" jsonschema:"only commits that change this file or directory (relative to the worktree, or absolute)"`

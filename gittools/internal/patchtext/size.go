@@ -3,6 +3,8 @@ package patchtext
 import (
 	"fmt"
 	"strings"
+
+	"github.com/grove-mcp/grove/internal/words"
 )
 
 // TooLarge is the error, and the description a client sees, for a blob over the read limit.
@@ -16,7 +18,7 @@ func (e *TooLarge) Error() string {
 func SizeText(n int64) string {
 	const unit = 1024
 	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
+		return words.Count(int(n), "byte", "bytes")
 	}
 	v, i := float64(n), -1
 	for v >= unit && i < 4 {

@@ -17,7 +17,7 @@ import (
 
 // BranchArgs are the arguments of git_branch.
 type BranchArgs struct {
-	RepoPath   string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath   string `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; required when there are several)"`
 	BranchType string `json:"branch_type,omitempty" jsonschema:"local (default), remote or all" enum:"local,remote,all"`
 }
 

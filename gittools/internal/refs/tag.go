@@ -11,7 +11,7 @@ import (
 
 // TagArgs are the arguments of git_tag: without name it lists tags, with name it creates one.
 type TagArgs struct {
-	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath string `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; required when there are several)"`
 	Name     string `json:"name,omitempty" jsonschema:"tag to create; omit to list tags"`
 	Message  string `json:"message,omitempty" jsonschema:"with name: the annotated tag's message (default: the tag name)"`
 	Revision string `json:"revision,omitempty" jsonschema:"with name: the commit to tag (default HEAD)"`

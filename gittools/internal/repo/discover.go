@@ -16,8 +16,6 @@ import (
 	"github.com/grove-mcp/grove/roots"
 )
 
-var ErrRepoPathRequired = errors.New("repo_path is required when there is more than one root")
-
 // Found is a repository located inside the roots, before it is opened.
 type Found struct {
 	Loc       roots.Loc // the worktree

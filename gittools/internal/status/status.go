@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/grove-mcp/grove/gittools/internal/diff"
+	"github.com/grove-mcp/grove/internal/words"
 
 	"github.com/grove-mcp/grove/gittools/internal/scan"
 
@@ -27,7 +28,7 @@ import (
 
 // StatusArgs are the arguments of git_status.
 type StatusArgs struct {
-	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath string `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; required when there are several)"`
 }
 
 // StatusOut is the structured result of git_status.
@@ -163,7 +164,8 @@ func Format(out StatusOut) string {
 		b.WriteString("nothing to commit, working tree clean\n")
 	}
 	if out.Truncated {
-		fmt.Fprintf(&b, "… %d more entries not shown (only the first %d are listed)\n", out.Total-len(out.Entries), len(out.Entries))
+		n := out.Total - len(out.Entries)
+		fmt.Fprintf(&b, "… %d more %s not shown (only the first %d are listed)\n", n, words.Plural(n, "entry", "entries"), len(out.Entries))
 	}
 	return b.String()
 }

@@ -28,7 +28,7 @@ import (
 
 // AddArgs are the arguments of git_add.
 type AddArgs struct {
-	RepoPath string   `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath string   `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; with several, the root holding the first absolute path in files)"`
 	Files    []string `json:"files" jsonschema:"paths to stage, relative to the worktree or absolute inside it; a directory stages its non-ignored contents, a missing tracked path stages its deletion"`
 }
 

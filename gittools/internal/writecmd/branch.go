@@ -15,7 +15,7 @@ import (
 
 // CreateBranchArgs are the arguments of git_create_branch.
 type CreateBranchArgs struct {
-	RepoPath   string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath   string `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; required when there are several)"`
 	BranchName string `json:"branch_name" jsonschema:"the new branch's name, e.g. feature/login"`
 	BaseBranch string `json:"base_branch,omitempty" jsonschema:"the branch, tag or commit to start from (default HEAD)"`
 }

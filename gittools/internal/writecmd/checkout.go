@@ -25,7 +25,7 @@ import (
 
 // CheckoutArgs are the arguments of git_checkout.
 type CheckoutArgs struct {
-	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath string `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; required when there are several)"`
 	Branch   string `json:"branch" jsonschema:"the existing local branch to switch to"`
 }
 

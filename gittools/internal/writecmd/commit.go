@@ -19,7 +19,7 @@ import (
 
 // CommitArgs are the arguments of git_commit.
 type CommitArgs struct {
-	RepoPath string `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath string `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; required when there are several)"`
 	Message  string `json:"message" jsonschema:"the commit message: a summary line, optionally a blank line and a body"`
 }
 

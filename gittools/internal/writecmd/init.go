@@ -15,7 +15,7 @@ import (
 
 // InitArgs are the arguments of git_init.
 type InitArgs struct {
-	RepoPath string `json:"repo_path" jsonschema:"the directory to make a repository: an absolute path or file:// URI inside a root (created if missing)"`
+	RepoPath string `json:"repo_path,omitempty" jsonschema:"the directory to make a repository: an absolute path or file:// URI inside a root, created if missing (default: the only root; required when there are several)"`
 }
 
 // InitOut is the result of git_init.

@@ -16,7 +16,7 @@ import (
 
 // ResetArgs are the arguments of git_reset.
 type ResetArgs struct {
-	RepoPath string   `json:"repo_path,omitempty" jsonschema:"absolute path or file:// URI inside a root; optional when there is exactly one root"`
+	RepoPath string   `json:"repo_path,omitempty" jsonschema:"the repository or a directory in it: absolute path or file:// URI inside a root (default: the only root; with several, the root holding the first absolute path in files)"`
 	Files    []string `json:"files,omitempty" jsonschema:"paths to unstage, relative to the worktree or absolute inside it; a directory unstages everything under it; none unstages everything"`
 }
 
