@@ -45,6 +45,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/grove-mcp/grove/gittools/internal/history"
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,6 +79,8 @@ type Repos struct {
 	stop chan struct{} // closed by Close: background work stops
 	wg   sync.WaitGroup
 
+	history history.Cache // path-limited walks: Bloom filters and changed-paths indexes (set up by New)
+
 	mu     sync.Mutex // guards the fields below
 	repos  map[string]*repo.Repo
 	closed bool
@@ -92,7 +95,9 @@ func New(opts Options) *Repos {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Repos{opts: opts, log: log, stop: make(chan struct{}), repos: make(map[string]*repo.Repo)}
+	r := &Repos{opts: opts, log: log, stop: make(chan struct{}), repos: make(map[string]*repo.Repo)}
+	r.history.Background, r.history.Stop, r.history.Logger = r.backgroundOpen, r.stop, log
+	return r
 }
 
 // Register adds every git_* tool to s; the write tools only when not read-only.
@@ -116,6 +121,7 @@ func (r *Repos) Close() error {
 	r.repos = nil
 	r.mu.Unlock()
 	r.wg.Wait()
+	r.history.Close()
 	var first error
 	for _, rp := range repos {
 		rp.Mu.Lock()
