@@ -164,6 +164,19 @@ func (c *Cache) Extend(rp *repo.Repo, tips ...plumbing.Hash) {
 	})
 }
 
+// Build indexes the commits reachable from tips now, in the caller's goroutine (tests, and callers that
+// want the index before answering); it returns when the build ends. Caller must not hold rp.Mu.
+func (c *Cache) Build(rp *repo.Repo, tips ...plumbing.Hash) {
+	c.mu.Lock()
+	s := c.get(rp)
+	if s.index == nil {
+		s.index = pathindex.New(&c.Budget)
+	}
+	b := s.index.Builder(tips...)
+	c.mu.Unlock()
+	c.build(rp, b)
+}
+
 // build runs b to the end in steps, each holding rp.Mu for buildStep commits; it stops when the server
 // stops, when the repository is closed or the index dropped, and at the first error.
 func (c *Cache) build(rp *repo.Repo, b *pathindex.Builder) {
