@@ -78,6 +78,27 @@ func TestBloomNoFalseNegatives(t *testing.T) {
 			if g.Len() != uint32(len(all)) {
 				t.Errorf("graph holds %d commits, want %d", g.Len(), len(all))
 			}
+			parents := map[string]string{}
+			for _, line := range strings.Split(strings.TrimSpace(f.Git("log", "--format=%H %P %ct")), "\n") {
+				fs := strings.Fields(line)
+				parents[fs[0]] = strings.Join(fs[1:], " ")
+			}
+			for c, want := range parents {
+				pos, _ := g.Find(mustHash(t, c))
+				gc, ok := g.Commit(pos)
+				if !ok {
+					t.Fatalf("commit %s: no data", c)
+				}
+				var got []string
+				for _, p := range gc.Parents {
+					h, _ := g.Hash(p)
+					got = append(got, hex.EncodeToString(h[:]))
+				}
+				got = append(got, fmt.Sprint(gc.Time))
+				if strings.Join(got, " ") != want {
+					t.Errorf("commit %s: parents and time %q, want %q", c[:7], strings.Join(got, " "), want)
+				}
+			}
 			proved := 0
 			for _, c := range all[:len(all)-1] { // the root commit's filter is against the empty tree
 				pos, ok := g.Find(mustHash(t, c))

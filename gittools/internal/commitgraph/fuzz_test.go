@@ -34,6 +34,16 @@ func FuzzBloomParse(f *testing.F) {
 			}
 		}
 		g.MaybeChanged(n, keys[0])
+		for pos := uint32(0); pos < n && pos < 4096; pos++ {
+			if c, ok := g.Commit(pos); ok {
+				for _, p := range c.Parents {
+					if p >= n {
+						t.Fatalf("commit %d has parent %d outside the graph of %d", pos, p, n)
+					}
+				}
+			}
+			g.Hash(pos)
+		}
 		l := g.layers[0]
 		for i := uint32(0); i < l.n && i < 4096; i++ {
 			var h [HashLen]byte

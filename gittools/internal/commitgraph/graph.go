@@ -34,6 +34,8 @@ type layer struct {
 	base   uint32 // commits in the layers below
 	fanout []byte // OIDF: 256 big-endian counts
 	oidl   []byte // OIDL: n sorted hashes
+	cdat   []byte // CDAT: n entries of tree, two parents, generation and time
+	edge   []byte // EDGE: extra parents of octopus merges (nil: none)
 	bloom  *bloomChunks
 }
 
@@ -66,6 +68,7 @@ const (
 	idOIDF = 0x4f494446
 	idOIDL = 0x4f49444c
 	idCDAT = 0x43444154
+	idEDGE = 0x45444745
 	idBIDX = 0x42494458
 	idBDAT = 0x42444154
 )
@@ -112,7 +115,10 @@ func parseLayer(data []byte, base uint32, depth int, wantBloom int) (*layer, err
 	if uint64(base)+uint64(l.n) > 1<<31 {
 		return nil, corrupt("too many commits")
 	}
-	l.oidl = chunks[idOIDL]
+	l.oidl, l.cdat = chunks[idOIDL], chunks[idCDAT]
+	if e := chunks[idEDGE]; len(e)%4 == 0 {
+		l.edge = e
+	}
 	if wantBloom != 0 {
 		l.bloom = parseBloom(chunks[idBIDX], chunks[idBDAT], l.n, wantBloom) // nil: no usable filters
 	}

@@ -28,18 +28,21 @@ func (i pathItem) CommitTime() (int64, int) { return i.time, i.seq }
 // order, ties first in first out, git's default simplification, the same scan bound), where an indexed
 // commit costs a map lookup and reads nothing, and the commits the index lacks (or cannot answer for) are
 // read and decided by pw as in the plain walk.
-func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, x *pathindex.Index, start plumbing.Hash) (LogOut, error) {
+func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, start plumbing.Hash) (LogOut, error) {
 	out := LogOut{Commits: []repo.CommitInfo{}}
-	w := repo.NewWalker(rp) // a commit source with a memo for the commits the index lacks
-	w.Graph = rp.WalkGraph()
+	w := pw.source // the commits the index lacks
+	x := pw.index
 	var queue repo.ByCommitTime[pathItem]
-	queued := make(map[plumbing.Hash]bool, min(x.Len(), 1<<16))
+	queued := make(map[plumbing.Hash]bool, 1024)
 	push := func(h plumbing.Hash) error {
 		if queued[h] {
 			return nil
 		}
 		it := pathItem{hash: h, seq: len(queued)}
-		if it.node, it.indexed = x.Lookup(h); it.indexed {
+		if x != nil {
+			it.node, it.indexed = x.Lookup(h)
+		}
+		if it.indexed {
 			it.time = it.node.Time
 		} else {
 			c, err := w.Commit(h)
@@ -91,7 +94,7 @@ func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, x *pathi
 }
 
 // decide simplifies one queued commit: from its index node when that knows, else from its trees.
-func (pw *pathWalk) decide(w *repo.Walker, it pathItem) (bool, []plumbing.Hash, error) {
+func (pw *pathWalk) decide(w *commitSource, it pathItem) (bool, []plumbing.Hash, error) {
 	if it.indexed {
 		if show, parents, known := simplifyNode(it.node, pw.id, pw.interned); known {
 			return show, parents, nil

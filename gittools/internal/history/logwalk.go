@@ -106,8 +106,8 @@ func Log(rp *repo.Repo, ctx context.Context, q Query) (LogOut, error) {
 	var pw *pathWalk
 	if q.Path != "" {
 		pw = newPathWalk(rp, q.Cache, q.Path)
-		if pw.index != nil && q.hide == "" {
-			return pathLog(rp, ctx, q, pw, pw.index, tip)
+		if q.hide == "" {
+			return pathLog(rp, ctx, q, pw, tip)
 		}
 	}
 	for n := 0; ; n++ {

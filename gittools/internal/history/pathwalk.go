@@ -22,6 +22,7 @@ type pathWalk struct {
 	interned bool
 	graph    *commitgraph.Graph // nil, or without filters: no Bloom answers
 	keys     *commitgraph.Keys
+	source   *commitSource
 }
 
 func newPathWalk(rp *repo.Repo, c *Cache, path string) *pathWalk {
@@ -29,16 +30,18 @@ func newPathWalk(rp *repo.Repo, c *Cache, path string) *pathWalk {
 	if pw.index != nil {
 		pw.id, pw.interned = pw.index.PathID(path)
 	}
-	if g := c.Graph(rp); g.HasFilters() {
+	g := c.Graph(rp)
+	if g.HasFilters() {
 		pw.graph, pw.keys = g, commitgraph.NewKeys(path)
 	}
+	pw.source = newCommitSource(rp, g)
 	return pw
 }
 
 // simplify applies git's default history simplification for one path: a commit is shown unless it is
 // TREESAME (same entry at the path) to a parent; when it is, only the first such parent is followed.
 // A root commit is shown when the path exists in it.
-func (pw *pathWalk) simplify(w *repo.Walker, c *object.Commit) (bool, []plumbing.Hash, error) {
+func (pw *pathWalk) simplify(w commits, c *object.Commit) (bool, []plumbing.Hash, error) {
 	if len(c.ParentHashes) == 0 {
 		if changed, known := pw.changed(c.Hash, 0); known {
 			return changed, nil, nil
@@ -64,7 +67,7 @@ func (pw *pathWalk) simplify(w *repo.Walker, c *object.Commit) (bool, []plumbing
 			}
 			continue
 		}
-		if i == 0 && !pw.bloomMaybe(c.Hash) {
+		if i == 0 && !pw.bloomMaybe(w, c.Hash) {
 			return false, []plumbing.Hash{ph}, nil
 		}
 		if me == nil {
@@ -94,10 +97,20 @@ func (pw *pathWalk) changed(c plumbing.Hash, i int) (changed, known bool) {
 }
 
 // bloomMaybe asks c's Bloom filter whether the path may differ from c's first parent.
-func (pw *pathWalk) bloomMaybe(c plumbing.Hash) bool {
+func (pw *pathWalk) bloomMaybe(w commits, c plumbing.Hash) bool {
 	if pw.graph == nil {
 		return true
 	}
+	if s, ok := w.(*commitSource); ok {
+		if gc, err := s.get(c); err == nil && gc.inPos {
+			return pw.graph.MaybeChanged(gc.pos, pw.keys)
+		}
+	}
 	pos, ok := pw.graph.Find(c)
 	return !ok || pw.graph.MaybeChanged(pos, pw.keys)
+}
+
+// commits is where simplify reads parents: the walker, or a path walk's commitSource.
+type commits interface {
+	Commit(plumbing.Hash) (*object.Commit, error)
 }

@@ -34,7 +34,7 @@ type tree struct {
 type treeCache map[plumbing.Hash]*tree
 
 // maxCachedTrees bounds the cache, which is simply emptied when full.
-const maxCachedTrees = 8192
+const maxCachedTrees = 1024
 
 type differ struct {
 	rp    *repo.Repo

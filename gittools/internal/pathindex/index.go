@@ -83,9 +83,9 @@ type Budget struct {
 
 const (
 	// DefaultTotal bounds all indexes together.
-	DefaultTotal = 256 << 20
-	// DefaultMaxBytes bounds one repository's index: about 2 million commits of a few changed paths each.
-	DefaultMaxBytes = 128 << 20
+	DefaultTotal = 128 << 20
+	// DefaultMaxBytes bounds one repository's index: about 400,000 commits of a few changed paths each.
+	DefaultMaxBytes = 64 << 20
 )
 
 // Used is the memory the indexes hold now.
