@@ -171,7 +171,7 @@ func queryPaths(f *fixture) []string {
 }
 
 // TestLogDifferential compares grove's path-limited log with `git log --format=%H -n N -- PATH` on random
-// histories, read three ways: by trees alone, with the commit-graph's Bloom filters, and with the
+// histories, read four ways: by trees alone, on a commit-graph, with its Bloom filters, and with the
 // changed-paths index built. GROVE_LOG_DIFF_SEEDS=n runs n seeds instead of 2 (a few seconds each under -race).
 func TestLogDifferential(t *testing.T) {
 	seeds := 2
@@ -225,6 +225,8 @@ func TestLogDifferential(t *testing.T) {
 			}
 			r.history.Background = nil // no background builds: each mode reads exactly what it names
 			check("trees")
+			f.git("commit-graph", "write", "--reachable")
+			check("graph")
 			f.git("commit-graph", "write", "--reachable", "--changed-paths")
 			check("bloom")
 			rp := openRepo(t, r, sc, f)

@@ -153,7 +153,7 @@ func (c *Cache) Extend(rp *repo.Repo, tips ...plumbing.Hash) {
 			c.drop(rp)
 		})
 	}
-	if s.index.Full() {
+	if s.index.Full() || len(tips) == 1 && s.index.Has(tips[0]) {
 		return
 	}
 	s.building = true

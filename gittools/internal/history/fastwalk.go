@@ -3,6 +3,7 @@ package history
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -12,47 +13,81 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 )
 
-// pathItem is a commit queued by pathLog: an indexed node, or a commit read from the graph or the store.
+// pathItem is a commit queued by pathLog: a position in the commit-graph, an indexed node, or a commit read
+// from the store.
 type pathItem struct {
 	hash    plumbing.Hash
 	time    int64
 	seq     int
+	pos     uint32 // with inGraph
+	inGraph bool
+	parents []uint32 // graph positions, with inGraph
 	node    pathindex.Node
 	indexed bool
-	commit  *object.Commit // when not indexed
+	commit  *object.Commit // when neither in the graph nor indexed
 }
 
 func (i pathItem) CommitTime() (int64, int) { return i.time, i.seq }
 
-// pathLog is Log for a path without a range, on the changed-paths index: the same walk (committer time
-// order, ties first in first out, git's default simplification, the same scan bound), where an indexed
-// commit costs a map lookup and reads nothing, and the commits the index lacks (or cannot answer for) are
-// read and decided by pw as in the plain walk.
+// pathLog is Log for a path without a range: the same walk (committer time order, ties first in first out,
+// git's default simplification, the same scan bound), where a commit in the commit-graph is addressed by
+// its position (no hashing, no decoding), an indexed commit is decided by the changed-paths index and a
+// commit the Bloom filter clears by its filter; only the others are read and decided from their trees.
 func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, start plumbing.Hash) (LogOut, error) {
 	out := LogOut{Commits: []repo.CommitInfo{}}
-	w := pw.source // the commits the index lacks
-	x := pw.index
+	g := pw.source.g
 	var queue repo.ByCommitTime[pathItem]
-	queued := make(map[plumbing.Hash]bool, 1024)
+	queued := map[plumbing.Hash]bool{} // commits outside the graph
+	var queuedPos []bool               // by graph position
+	if g != nil {
+		queuedPos = make([]bool, g.Len())
+	}
+	seq := 0
+	enqueue := func(it pathItem) {
+		it.seq = seq
+		seq++
+		if it.indexed {
+			it.time = it.node.Time
+		}
+		heap.Push(&queue, it)
+	}
+	pushPos := func(pos uint32) bool {
+		if queuedPos[pos] {
+			return true
+		}
+		d, ok := g.Commit(pos)
+		h, _ := g.Hash(pos)
+		if !ok {
+			return false
+		}
+		queuedPos[pos] = true
+		it := pathItem{hash: h, time: d.Time, pos: pos, inGraph: true, parents: d.Parents}
+		if pw.index != nil {
+			it.node, it.indexed = pw.index.Lookup(h)
+		}
+		enqueue(it)
+		return true
+	}
 	push := func(h plumbing.Hash) error {
 		if queued[h] {
 			return nil
 		}
-		it := pathItem{hash: h, seq: len(queued)}
-		if x != nil {
-			it.node, it.indexed = x.Lookup(h)
+		if pos, ok := g.Find(h); ok && pushPos(pos) {
+			return nil
 		}
-		if it.indexed {
-			it.time = it.node.Time
-		} else {
-			c, err := w.Commit(h)
+		it := pathItem{hash: h}
+		if pw.index != nil {
+			it.node, it.indexed = pw.index.Lookup(h)
+		}
+		if !it.indexed {
+			c, err := pw.source.Commit(h)
 			if err != nil {
 				return err
 			}
 			it.commit, it.time = c, c.Committer.When.Unix()
 		}
 		queued[h] = true
-		heap.Push(&queue, it)
+		enqueue(it)
 		return nil
 	}
 	if err := push(start); err != nil {
@@ -75,7 +110,7 @@ func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, start pl
 		if !q.since.IsZero() && time.Unix(it.time, 0).Before(q.since) {
 			continue // like git: older than --since, and its parents are not walked
 		}
-		show, parents, err := pw.decide(w, it)
+		show, follow, err := pw.decide(it)
 		if err != nil {
 			return out, err
 		}
@@ -84,7 +119,21 @@ func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, start pl
 				return out, err
 			}
 		}
-		for _, p := range parents {
+		if it.inGraph && follow.all {
+			for _, p := range it.parents {
+				if !pushPos(p) {
+					return out, errBadGraph
+				}
+			}
+			continue
+		}
+		if it.inGraph && follow.first {
+			if !pushPos(it.parents[0]) {
+				return out, errBadGraph
+			}
+			continue
+		}
+		for _, p := range follow.hashes {
 			if err := push(p); err != nil {
 				return out, err
 			}
@@ -93,19 +142,40 @@ func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, start pl
 	return out, nil
 }
 
-// decide simplifies one queued commit: from its index node when that knows, else from its trees.
-func (pw *pathWalk) decide(w *commitSource, it pathItem) (bool, []plumbing.Hash, error) {
+var errBadGraph = errors.New("commit-graph: a parent outside the graph")
+
+// following is which parents a decided commit continues to: all, the first, or the hashes listed.
+type following struct {
+	all, first bool
+	hashes     []plumbing.Hash
+}
+
+// decide simplifies one queued commit: from its index node when that knows, then from its Bloom filter,
+// then from its trees.
+func (pw *pathWalk) decide(it pathItem) (bool, following, error) {
 	if it.indexed {
 		if show, parents, known := simplifyNode(it.node, pw.id, pw.interned); known {
-			return show, parents, nil
+			if it.inGraph && len(parents) == len(it.parents) && len(parents) > 0 {
+				return show, following{all: true}, nil
+			}
+			if it.inGraph && len(parents) == 1 && parents[0] == it.node.Parents[0] && len(it.parents) > 0 {
+				return show, following{first: true}, nil
+			}
+			return show, following{hashes: parents}, nil
 		}
-		c, err := w.Commit(it.hash)
-		if err != nil {
-			return false, nil, err
-		}
-		it.commit = c
 	}
-	return pw.simplify(w, it.commit)
+	if it.inGraph && len(it.parents) > 0 && pw.graph != nil && !pw.graph.MaybeChanged(it.pos, pw.keys) {
+		return false, following{first: true}, nil // TREESAME to the first parent, which git's filters are against
+	}
+	c := it.commit
+	if c == nil {
+		var err error
+		if c, err = pw.source.Commit(it.hash); err != nil {
+			return false, following{}, err
+		}
+	}
+	show, parents, err := pw.simplify(pw.source, c)
+	return show, following{hashes: parents}, err
 }
 
 // simplifyNode is pathWalk.simplify on an indexed commit; known is false when the index lacks an answer.

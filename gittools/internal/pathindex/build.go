@@ -45,14 +45,15 @@ func (b *Builder) Step(rp *repo.Repo, n int) (done bool, err error) {
 		}
 		b.seen[h] = true
 		b.visited++
+		if b.x.Has(h) {
+			continue // and so are its ancestors: an earlier build added them, or the index stopped growing
+		}
 		c, ok := g.Commit(h)
 		if !ok {
 			continue // missing (a shallow boundary): queries read trees there
 		}
-		if !b.x.Has(h) {
-			if !b.x.add(h, c.Committer.When.Unix(), c.ParentHashes, b.changedLists(rp, g, c.TreeHash, c.ParentHashes)) {
-				return true, nil
-			}
+		if !b.x.add(h, c.Committer.When.Unix(), c.ParentHashes, b.changedLists(rp, g, c.TreeHash, c.ParentHashes)) {
+			return true, nil
 		}
 		b.pending = append(b.pending, c.ParentHashes...)
 	}
