@@ -100,8 +100,10 @@ func Log(rp *repo.Repo, ctx context.Context, q Query) (LogOut, error) {
 	}
 	w.Graph = rp.WalkGraph() // decode only the commits shown, and each of them once per cache lifetime
 	tip := w.Queue[0].C.Hash
-	if q.Cache != nil {
-		defer q.Cache.Extend(rp, tip) // index this history for later queries (in the background, once)
+	if q.Cache != nil && !q.Cache.Graph(rp).HasFilters() {
+		// Index this history for later queries (in the background, once). A commit-graph with changed-path
+		// filters answers nearly as well without the build's cost.
+		defer q.Cache.Extend(rp, tip)
 	}
 	var pw *pathWalk
 	if q.Path != "" {
