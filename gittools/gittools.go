@@ -20,7 +20,10 @@
 //   - internal/status: git_status (branch line, upstream, entries), built from diff and scan.
 //   - internal/diff: changes between trees, index and worktree, and patches (git_diff); git_show's views.
 //   - internal/blame: git_blame (history walk, rename following), with internal/linediff.
-//   - internal/history: git_log (queries walked on the commit graph). internal/refs: branches and tags.
+//   - internal/history: git_log (queries walked on the commit graph), with
+//   - internal/pathindex: the in-memory changed-paths index of a repository's history, built in the background;
+//   - internal/commitgraph: git's commit-graph files read by grove, with their changed-path Bloom filters.
+//   - internal/refs: branches and tags.
 //   - internal/scan: the worktree and the index compared with a tree (tracked, untracked, staged, conflicts).
 //   - internal/repo: an open repository: discovery, storage with capped reads, lock, caches, revisions,
 //     commit graph and walker, tree reading.
