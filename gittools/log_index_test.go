@@ -150,3 +150,42 @@ func TestLogIndexBuildStopsOnClose(t *testing.T) {
 		t.Errorf("after Close the indexes hold %d bytes", used)
 	}
 }
+
+func TestLogBloomConfig(t *testing.T) {
+	f := historyFixture(t)
+	f.git("commit-graph", "write", "--reachable", "--changed-paths")
+	r, sc := f.repos() // one server throughout: a config change must be seen without a new graph file
+	for _, tt := range []struct {
+		config []string
+		want   bool
+	}{
+		{nil, true},
+		{[]string{"commitGraph.changedPathsVersion", "-1"}, true},
+		{[]string{"commitGraph.changedPathsVersion", "1"}, true},
+		{[]string{"commitGraph.changedPathsVersion", "2"}, false}, // git 2.39 writes version 1
+		{[]string{"commitGraph.changedPathsVersion", "0"}, false},
+		{[]string{"commitGraph.readChangedPaths", "false"}, false},
+		{[]string{"commitGraph.changedPathsVersion", "7"}, false},
+	} {
+		t.Run(strings.Join(tt.config, "="), func(t *testing.T) {
+			_ = gitCmd(f, "config", "--unset-all", "commitGraph.changedPathsVersion").Run() // status 5: not set
+			_ = gitCmd(f, "config", "--unset-all", "commitGraph.readChangedPaths").Run()
+			if tt.config != nil {
+				f.git("config", tt.config[0], tt.config[1])
+			}
+			rp, unlock, err := r.open(testCtx(t), sc, f.Dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := r.history.Graph(rp).HasFilters()
+			unlock()
+			if got != tt.want {
+				t.Errorf("filters read = %v, want %v", got, tt.want)
+			}
+			want := strings.Fields(f.git("log", "--format=%H", "--", "src/a.go"))
+			if diff := cmp.Diff(want, pathLog(t, r, sc, f, "src/a.go")); diff != "" {
+				t.Errorf("mismatch (-git +grove):\n%s", diff)
+			}
+		})
+	}
+}

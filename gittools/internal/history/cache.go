@@ -2,6 +2,8 @@ package history
 
 import (
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,12 +40,13 @@ const buildStep = 64
 
 // state is one repository's entry. Its fields are guarded by Cache.mu.
 type state struct {
-	graph      *commitgraph.Graph
-	graphStamp commitgraph.Stamp
-	graphRead  bool
-	index      *pathindex.Index
-	building   bool
-	idle       *time.Timer
+	graph       *commitgraph.Graph
+	graphStamp  commitgraph.Stamp
+	graphRead   bool
+	configStamp [2]int64 // the config file's mtime and size: commitGraph.changedPathsVersion may change
+	index       *pathindex.Index
+	building    bool
+	idle        *time.Timer
 }
 
 func (c *Cache) get(rp *repo.Repo) *state {
@@ -65,9 +68,10 @@ func (c *Cache) Graph(rp *repo.Repo) *commitgraph.Graph {
 		return nil
 	}
 	st := commitgraph.StampOf(rp.CommonDir)
+	cfg := configStamp(rp.CommonDir)
 	c.mu.Lock()
 	s := c.get(rp)
-	if s.graphRead && s.graphStamp == st {
+	if s.graphRead && s.graphStamp == st && s.configStamp == cfg {
 		defer c.mu.Unlock()
 		return s.graph
 	}
@@ -78,7 +82,7 @@ func (c *Cache) Graph(rp *repo.Repo) *commitgraph.Graph {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s.graph, s.graphStamp, s.graphRead = g, st, true
+	s.graph, s.graphStamp, s.configStamp, s.graphRead = g, st, cfg, true
 	return g
 }
 
@@ -244,4 +248,13 @@ func (c *Cache) logger() *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return c.Logger
+}
+
+// configStamp is the stat data of the repository's config file (zero when it has none).
+func configStamp(commonDir string) [2]int64 {
+	fi, err := os.Lstat(filepath.Join(commonDir, "config"))
+	if err != nil {
+		return [2]int64{}
+	}
+	return [2]int64{fi.ModTime().UnixNano(), fi.Size()}
 }
