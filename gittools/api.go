@@ -79,7 +79,7 @@ func (r *Repos) FileLog(ctx context.Context, sc *roots.Scope, path string, maxCo
 	if rel == "" {
 		return "", errors.New("path must name a file inside the repository")
 	}
-	q := history.Query{Max: min(maxCount, history.MaxCount), Path: rel}
+	q := history.Query{Max: min(maxCount, history.MaxCount), Path: rel, Cache: &r.history}
 	if maxCount <= 0 {
 		q.Max = history.DefaultCount
 	}

@@ -20,7 +20,10 @@
 //   - internal/status: git_status (branch line, upstream, entries), built from diff and scan.
 //   - internal/diff: changes between trees, index and worktree, and patches (git_diff); git_show's views.
 //   - internal/blame: git_blame (history walk, rename following), with internal/linediff.
-//   - internal/history: git_log (queries walked on the commit graph). internal/refs: branches and tags.
+//   - internal/history: git_log (queries walked on the commit graph), with
+//   - internal/pathindex: the in-memory changed-paths index of a repository's history, built in the background;
+//   - internal/commitgraph: git's commit-graph files read by grove, with their changed-path Bloom filters.
+//   - internal/refs: branches and tags.
 //   - internal/scan: the worktree and the index compared with a tree (tracked, untracked, staged, conflicts).
 //   - internal/repo: an open repository: discovery, storage with capped reads, lock, caches, revisions,
 //     commit graph and walker, tree reading.
@@ -45,6 +48,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/grove-mcp/grove/gittools/internal/history"
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -78,6 +82,8 @@ type Repos struct {
 	stop chan struct{} // closed by Close: background work stops
 	wg   sync.WaitGroup
 
+	history history.Cache // path-limited walks: Bloom filters and changed-paths indexes (set up by New)
+
 	mu     sync.Mutex // guards the fields below
 	repos  map[string]*repo.Repo
 	closed bool
@@ -92,7 +98,9 @@ func New(opts Options) *Repos {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Repos{opts: opts, log: log, stop: make(chan struct{}), repos: make(map[string]*repo.Repo)}
+	r := &Repos{opts: opts, log: log, stop: make(chan struct{}), repos: make(map[string]*repo.Repo)}
+	r.history.Background, r.history.Stop, r.history.Logger = r.backgroundOpen, r.stop, log
+	return r
 }
 
 // Register adds every git_* tool to s; the write tools only when not read-only.
@@ -116,6 +124,7 @@ func (r *Repos) Close() error {
 	r.repos = nil
 	r.mu.Unlock()
 	r.wg.Wait()
+	r.history.Close()
 	var first error
 	for _, rp := range repos {
 		rp.Mu.Lock()

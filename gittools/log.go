@@ -31,9 +31,20 @@ func (r *Repos) logTool(ctx context.Context, req *mcp.CallToolRequest, sc *roots
 		return nil, history.LogOut{}, err
 	}
 	q.Progress = progressFunc(ctx, req, "walking history")
+	q.Cache = &r.history
 	out, err := history.Log(rp, ctx, q)
 	if err != nil {
 		return nil, history.LogOut{}, err
 	}
 	return textResult(history.Format(out, q)), out, nil
+}
+
+// backgroundOpen is background for work started by a tool call, which may still run while Close waits:
+// after Close it does nothing.
+func (r *Repos) backgroundOpen(what string, f func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed {
+		r.background(what, f)
+	}
 }

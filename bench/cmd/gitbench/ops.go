@@ -10,13 +10,14 @@ import (
 
 // op is one operation done both ways: a grove tool call and the git command doing the same work.
 type op struct {
-	name   string
-	target float64 // grove warm / git at most; 0: no target (reported for information)
-	tool   string
-	args   map[string]any
-	git    []string
-	modify []string // tracked files to change before the operation (and restore after)
-	check  func(res *mcp.CallToolResult, gitOut []byte) (string, bool)
+	name        string
+	target      float64 // grove warm / git at most; 0: no target (reported for information)
+	firstTarget float64 // grove's first call / git at most; 0: none
+	tool        string
+	args        map[string]any
+	git         []string
+	modify      []string // tracked files to change before the operation (and restore after)
+	check       func(res *mcp.CallToolResult, gitOut []byte) (string, bool)
 	// paths, when set, is a git command (run once, untimed) listing the changed paths without rename
 	// detection; the set must equal grove's files (a rename counting as both its paths).
 	paths []string
@@ -24,6 +25,10 @@ type op struct {
 
 // operations lists what is measured on a repository described by m.
 func operations(m meta) []op {
+	switch m.Kind {
+	case "log20k", "log20k-bloom", "status50k":
+		return issueOperations(m)
+	}
 	diff1000 := m.DiffA + ".." + m.DiffB
 	logFormat := "--format=%H%x09%P%x09%an%x09%ae%x09%aI%x09%s"
 	return []op{
@@ -195,4 +200,23 @@ func samePaths(res *mcp.CallToolResult, gitOut []byte) (string, bool) {
 		return fmt.Sprintf("same %d paths", len(want)), true
 	}
 	return fmt.Sprintf("paths differ: %d of git's %d missing, grove has %d", missing, len(want), len(have)), false
+}
+
+// issueOperations are the rows of issue 13's table: a path-limited log of a path changed ~12 times in 20,000
+// commits (warm at most git's time, first call at most 1.5×), and a clean status at most 0.2× git's.
+func issueOperations(m meta) []op {
+	logFormat := "--format=%H%x09%P%x09%an%x09%ae%x09%aI%x09%s"
+	status := op{name: fmt.Sprintf("status, clean, %d files", m.Files), target: 0.2, tool: "git_status",
+		git: []string{"status", "--porcelain"}, check: checkStatus}
+	if m.Kind == "status50k" {
+		return []op{status}
+	}
+	logPath := op{name: fmt.Sprintf("log -50 -- %s (changed by %d of %d commits)", m.LongPath, m.LongHits, m.Commits),
+		target: 1.0, firstTarget: 1.5, tool: "git_log", args: map[string]any{"max_count": 50, "path": m.LongPath},
+		git: []string{"log", "-50", logFormat, "--", m.LongPath}, check: checkLog}
+	if m.Kind == "log20k-bloom" {
+		logPath.name += ", Bloom filters"
+		return []op{logPath}
+	}
+	return []op{logPath, status}
 }

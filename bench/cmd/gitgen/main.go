@@ -7,7 +7,9 @@
 // "mid": about 5,000 files in ~300 directories and 20,000+ commits of 1-4 files each, with renames,
 // deletions, topic branches merged back, a few files modified very often and one path (meta.long_path)
 // with a long history. "wide": 50,000+ files in 5,000+ directories and a few hundred commits, one of
-// which (tag diff1000-b, parent tag diff1000-a) modifies 1,000 files. The output is deterministic for a seed.
+// which (tag diff1000-b, parent tag diff1000-a) modifies 1,000 files. "log20k" and "status50k" are the
+// shapes of issue 13 (see flat.go): 5,000 files in 100 directories and 20,000 commits of 3 files each, and
+// 50,000 files in 1,000 directories with 20 such commits. The output is deterministic for a seed.
 package main
 
 import (
@@ -36,7 +38,7 @@ type Meta struct {
 }
 
 func main() {
-	kind := flag.String("kind", "mid", "mid or wide")
+	kind := flag.String("kind", "mid", "mid, wide, log20k or status50k")
 	metaPath := flag.String("meta", "", "write the repository description (JSON) here")
 	seed := flag.Uint64("seed", 1, "random seed")
 	commits := flag.Int("commits", 0, "commits on the main line (0: 20,500 for mid, 400 for wide)")
@@ -52,8 +54,12 @@ func main() {
 		m = g.mid(orDefault(*commits, 20_500))
 	case "wide":
 		m = g.wide(orDefault(*commits, 400))
+	case "log20k": // issue 13: git_log -- path on 20,000 commits, 5,000 files
+		m = g.flat("log20k", 5_000, 100, orDefault(*commits, 20_000), 3, 12)
+	case "status50k": // issue 13: git_status on 50,000 files
+		m = g.flat("status50k", 50_000, 1_000, orDefault(*commits, 20), 3, 0)
 	default:
-		log.Fatalf("unknown -kind %q (mid or wide)", *kind)
+		log.Fatalf("unknown -kind %q (mid, wide, log20k or status50k)", *kind)
 	}
 	if err := out.Flush(); err != nil {
 		log.Fatal(err)

@@ -2,7 +2,6 @@ package history
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"time"
@@ -23,6 +22,7 @@ type Query struct {
 	author, grep *regexp.Regexp
 	since, until time.Time
 	Progress     func(int)
+	Cache        *Cache // per-repository filters and index; nil: read trees for every commit
 }
 
 // Query validates in.
@@ -99,9 +99,18 @@ func Log(rp *repo.Repo, ctx context.Context, q Query) (LogOut, error) {
 		return out, err
 	}
 	w.Graph = rp.WalkGraph() // decode only the commits shown, and each of them once per cache lifetime
-	var lookup *repo.TreeLookup
+	tip := w.Queue[0].C.Hash
+	if q.Cache != nil && !q.Cache.Graph(rp).HasFilters() {
+		// Index this history for later queries (in the background, once). A commit-graph with changed-path
+		// filters answers nearly as well without the build's cost.
+		defer q.Cache.Extend(rp, tip)
+	}
+	var pw *pathWalk
 	if q.Path != "" {
-		lookup = repo.NewTreeLookup(rp)
+		pw = newPathWalk(rp, q.Cache, q.Path)
+		if q.hide == "" {
+			return pathLog(rp, ctx, q, pw, tip)
+		}
 	}
 	for n := 0; ; n++ {
 		if q.Progress != nil && n > 0 && n%progressEveryCommits == 0 {
@@ -119,8 +128,8 @@ func Log(rp *repo.Repo, ctx context.Context, q Query) (LogOut, error) {
 			continue // like git: older than --since, and its parents are not walked
 		}
 		show, parents := true, c.ParentHashes
-		if lookup != nil {
-			if show, parents, err = simplify(rp, w, lookup, c, q.Path); err != nil {
+		if pw != nil {
+			if show, parents, err = pw.simplify(w, c); err != nil {
 				return out, err
 			}
 		}
@@ -191,37 +200,4 @@ func startWalk(rp *repo.Repo, from, hide string) (*repo.Walker, error) {
 		w.Push(e.C, true)
 	}
 	return w, nil
-}
-
-// simplify applies git's default history simplification for one path: a commit is shown unless it is
-// TREESAME (same entry at path) to a parent; when it is, only the first such parent is followed.
-// A root commit is shown when the path exists in it.
-func simplify(rp *repo.Repo, w *repo.Walker, l *repo.TreeLookup, c *object.Commit, p string) (bool, []plumbing.Hash, error) {
-	me, err := l.Find(c.TreeHash, p)
-	if err != nil {
-		return false, nil, err
-	}
-	if len(c.ParentHashes) == 0 {
-		return me.Found, nil, nil
-	}
-	for _, ph := range c.ParentHashes {
-		pc, err := w.Commit(ph)
-		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			continue // shallow clone boundary
-		}
-		if err != nil {
-			return false, nil, err
-		}
-		if pc.TreeHash == c.TreeHash {
-			return false, []plumbing.Hash{ph}, nil // same root tree: TREESAME without a lookup
-		}
-		pe, err := l.Find(pc.TreeHash, p)
-		if err != nil {
-			return false, nil, err
-		}
-		if pe == me {
-			return false, []plumbing.Hash{ph}, nil
-		}
-	}
-	return true, c.ParentHashes, nil
 }

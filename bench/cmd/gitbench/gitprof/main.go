@@ -35,6 +35,7 @@ func main() {
 	mem := flag.String("memprofile", "", "write an allocation profile here")
 	flag.StringVar(&dump, "dump", "", "write the first call's structuredContent (JSON) to this file")
 	flag.BoolVar(&cold, "cold", false, "profile the first call too (pack-index load, cold object cache)")
+	flag.DurationVar(&settle, "settle", 0, "wait this long after the first call (background work such as history indexing)")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("gitprof: ")
@@ -45,6 +46,9 @@ func main() {
 
 // dump names the file receiving the first result's structuredContent ("" = none).
 var dump string
+
+// settle is the pause after the first call.
+var settle time.Duration
 
 // cold starts the CPU profile before the first call.
 var cold bool
@@ -97,6 +101,7 @@ func run(repo, tool, argsJSON string, n int, cpu, mem string) error {
 		defer stop()
 	}
 	first, err := call()
+	time.Sleep(settle)
 	if err != nil {
 		return err
 	}
