@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -26,6 +27,7 @@ const usage = `grove: an MCP server for your project files and Git history.
 
 Usage:
   grove [flags] [DIR ...]        serve MCP over stdio (DIRs are roots, like --root)
+  grove --http ADDR [flags] DIR  serve MCP over Streamable HTTP at http://ADDR/mcp (see docs/http.md)
   grove doctor [flags] [DIR ...] report what a client would get, then exit
   grove help                     print this help
 
@@ -40,6 +42,7 @@ Examples:
   grove --root ~/src/myproject
   grove --root ~/src/app --root ~/notes --read-only
   grove doctor --root ~/src/myproject
+  grove --http 127.0.0.1:8848 --root ~/src/myproject
 
 Add it to a client (Claude Code):
   claude mcp add grove -- grove --root "$PWD"
@@ -78,6 +81,9 @@ func run(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if opts.http.Addr != "" && !doctor {
+		return runHTTP(ctx, cfg, opts)
+	}
 	if doctor {
 		if err := server.Doctor(ctx, os.Stdout, cfg); err != nil {
 			fmt.Fprintf(os.Stderr, "grove doctor: %v\n", err)
@@ -105,10 +111,33 @@ Run "grove doctor --root DIR" to see what a client would get, or "grove --help".
 `
 
 type flagOpts struct {
-	command  string // "" (serve) or "doctor"
-	version  bool
-	logLevel string
-	logFile  string
+	command   string // "" (serve) or "doctor"
+	version   bool
+	logLevel  string
+	logFile   string
+	http      server.HTTPConfig
+	tokenFile string
+}
+
+// runHTTP serves MCP over HTTP until SIGINT or SIGTERM, then shuts down
+// gracefully and exits 0.
+func runHTTP(ctx context.Context, cfg server.Config, opts flagOpts) int {
+	hc := opts.http
+	hc.Addr = server.HTTPAddr(hc.Addr)
+	token, generated, err := server.HTTPToken(hc.Addr, opts.tokenFile, os.Getenv(server.TokenEnv))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
+		return 2
+	}
+	hc.Token = token
+	hc.Ready = func(addr net.Addr) {
+		fmt.Fprint(os.Stderr, server.ClientConfig(server.HTTPURL(addr), token, generated))
+	}
+	if err := server.RunHTTP(ctx, cfg, hc); err != nil {
+		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
+		return 1
+	}
+	return 0
 }
 
 // commands are the words that, as the first positional argument, name what
@@ -128,6 +157,7 @@ func newFlagSet(cfg *server.Config, opts *flagOpts) *flag.FlagSet {
 	fs.StringVar(&opts.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&opts.logFile, "log-file", "", "append logs to this file instead of stderr")
 	fs.BoolVar(&opts.version, "version", false, "print the version and exit")
+	httpFlags(fs, opts)
 	fs.Usage = func() {} // a bad flag gets one line from run, not the manual
 	return fs
 }
@@ -171,8 +201,31 @@ func parseFlags(args []string) (server.Config, flagOpts, error) {
 	if cfg.MaxReadBytes <= 0 {
 		return cfg, opts, errors.New("--max-file-size must be positive")
 	}
+	if h := opts.http; h.MaxBodyBytes <= 0 || h.MaxSessions <= 0 || h.MaxInFlight <= 0 || h.EventsPerSession <= 0 || h.IdleTimeout <= 0 || h.ShutdownGrace <= 0 {
+		return cfg, opts, errors.New("the --http-max-*, --http-events, --http-idle-timeout and --http-shutdown-grace values must be positive")
+	}
 	cfg.Version = versionString()
 	return cfg, opts, nil
+}
+
+func httpFlags(fs *flag.FlagSet, opts *flagOpts) {
+	hc := &opts.http
+	fs.StringVar(&hc.Addr, "http", "", "serve MCP over Streamable HTTP on ADDR (host:port; a bare port means 127.0.0.1) instead of stdio")
+	fs.StringVar(&opts.tokenFile, "http-token-file", "", "file holding the bearer token HTTP clients must send (else $"+server.TokenEnv+", else one is generated)")
+	fs.Func("http-allow-origin", "an Origin allowed to call over HTTP, like https://app.example (repeatable; none by default)", func(s string) error {
+		hc.AllowOrigins = append(hc.AllowOrigins, s)
+		return nil
+	})
+	fs.Func("http-allow-host", "a Host name allowed besides loopback names and the bound address (repeatable)", func(s string) error {
+		hc.AllowHosts = append(hc.AllowHosts, s)
+		return nil
+	})
+	fs.Int64Var(&hc.MaxBodyBytes, "http-max-body", server.DefaultHTTPMaxBodyBytes, "largest HTTP request body in bytes (413 past it)")
+	fs.IntVar(&hc.MaxSessions, "http-max-sessions", server.DefaultHTTPMaxSessions, "most HTTP sessions and modern listen streams at once (503 past it)")
+	fs.DurationVar(&hc.IdleTimeout, "http-idle-timeout", server.DefaultHTTPIdleTimeout, "an HTTP session with no request for this long ends (404 after)")
+	fs.IntVar(&hc.MaxInFlight, "http-max-in-flight", server.DefaultHTTPMaxInFlight, "most requests in flight per HTTP session (429 past it)")
+	fs.IntVar(&hc.EventsPerSession, "http-events", server.DefaultHTTPEventsPerSession, "notifications kept per HTTP session for a client that reconnects (Last-Event-ID)")
+	fs.DurationVar(&hc.ShutdownGrace, "http-shutdown-grace", server.DefaultHTTPShutdownGrace, "how long requests in flight get to finish on SIGINT/SIGTERM")
 }
 
 func printUsage(w io.Writer) {

@@ -35,23 +35,69 @@ type clientRoots struct {
 	// client log records), without holding up requests that read mu.
 	applyMu sync.Mutex
 
+	// own, for one HTTP session of many, keeps the session's roots here;
+	// otherwise (stdio: one session) they live in set.
+	own bool
+
 	mu          sync.Mutex                  // guards the fields below
 	gen         int                         // generation of the newest fetch
 	applied     int                         // generation of the set now in force
 	pending     chan struct{}               // closed when the newest fetch ends; nil when none ran
 	initialized map[*mcp.ServerSession]bool // sessions that sent notifications/initialized
+	scope       *roots.Scope                // own: the session's roots; nil until the client sent some
+	dropped     []string                    // own: the client roots the last narrowing refused
 }
 
 func newClientRoots(set *roots.Set, logger *slog.Logger) *clientRoots {
 	return &clientRoots{set: set, logger: logger.With("component", "roots"), initialized: make(map[*mcp.ServerSession]bool)}
 }
 
-func (c *clientRoots) install(opts *mcp.ServerOptions) {
+// installClientRoots routes the roots notifications to the client roots of
+// their session.
+func (s *Server) installClientRoots(opts *mcp.ServerOptions) {
 	opts.InitializedHandler = func(_ context.Context, req *mcp.InitializedRequest) {
+		c := s.clientFor(req.Session)
 		c.markInitialized(req.Session)
 		c.refresh(req.Session)
 	}
-	opts.RootsListChangedHandler = func(_ context.Context, req *mcp.RootsListChangedRequest) { c.refresh(req.Session) }
+	opts.RootsListChangedHandler = func(_ context.Context, req *mcp.RootsListChangedRequest) {
+		s.clientFor(req.Session).refresh(req.Session)
+	}
+}
+
+// current returns the session's roots in force.
+func (c *clientRoots) current() *roots.Scope {
+	if !c.own {
+		return c.set.Scope()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.scope == nil {
+		return c.set.Ceiling()
+	}
+	return c.scope
+}
+
+// refused returns the client roots the last change refused, and why.
+func (c *clientRoots) refused() []string {
+	if !c.own {
+		return c.set.Dropped()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.dropped...)
+}
+
+// setClient narrows the ceiling by the client's roots for the session.
+func (c *clientRoots) setClient(rs []roots.ClientRoot) *roots.Scope {
+	if !c.own {
+		return c.set.SetClient(rs)
+	}
+	sc, dropped := c.set.Narrow(rs)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.scope, c.dropped = sc, dropped
+	return sc
 }
 
 // markInitialized records that ss sent notifications/initialized: from then
@@ -120,9 +166,9 @@ func (c *clientRoots) apply(ctx context.Context, gen int, rs []*mcp.Root) {
 	if stale {
 		return
 	}
-	old := c.set.Scope()
-	sc := c.set.SetClient(clientRootList(rs))
-	dropped := c.set.Dropped()
+	old := c.current()
+	sc := c.setClient(clientRootList(rs))
+	dropped := c.refused()
 	c.logger.Info("client roots changed", "roots", len(sc.Roots()), "ignored", len(dropped))
 	for _, d := range dropped {
 		// d is the client's own URI and a reason that tells nothing of the disk.
@@ -181,8 +227,9 @@ func (s *Server) requestScope(req mcp.Request) (*roots.Scope, mcp.InputRequestMa
 		return sc, nil, dropped
 	}
 	if !isModern(req) {
-		s.client.wait(context.Background())
-		return s.set.Scope(), nil, s.set.Dropped()
+		c := s.clientOf(req)
+		c.wait(context.Background())
+		return c.current(), nil, c.refused()
 	}
 	if retryable && caps != nil && caps.RootsV2 != nil && s.mayAskRoots(req) {
 		return nil, mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}, nil
@@ -203,7 +250,7 @@ func (s *Server) mayAskRoots(req mcp.Request) bool {
 	if p == nil || p.ProtocolVersion >= modernVersion {
 		return true // the input request goes back to the client in the result
 	}
-	return s.client.mayRequest(ss)
+	return s.clientFor(ss).mayRequest(ss)
 }
 
 // requestRootsInfo returns the input responses of a request that can carry

@@ -64,6 +64,9 @@ func (s *Server) addFeatures() error {
 	s.mcp.AddReceivingMiddleware(recoverPanics(s.logger), s.carry.results, localhostURIs, s.listResources, eraErrors, emptyText)
 	s.mcp.AddReceivingMiddleware(s.clientLog.middleware) // outermost: every handler's context names its session
 	s.mcp.AddSendingMiddleware(s.listSent.middleware)
+	if s.multi != nil {
+		s.mcp.AddSendingMiddleware(s.ownNotifications)
+	}
 	return s.startWatching()
 }
 

@@ -39,6 +39,8 @@ type Config struct {
 	// process's own.
 	Stdin  io.Reader
 	Stdout io.Writer
+
+	multi bool // many sessions, each with roots of its own (HTTP)
 }
 
 //go:embed instructions.md
@@ -49,7 +51,8 @@ type Server struct {
 	cfg    Config
 	logger *slog.Logger
 	set    *roots.Set
-	client *clientRoots
+	client *clientRoots // the session's, over stdio; see clientFor
+	multi  *sessions    // over HTTP: each session's client roots; nil over stdio
 	mcp    *mcp.Server
 	closer []func() error
 
@@ -81,6 +84,9 @@ func New(cfg Config) (*Server, error) {
 	logger := slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), clientLog)) // records for the client go to it too
 	s := &Server{cfg: cfg, logger: logger, set: set, carry: &carrier{}, clientLog: clientLog}
 	s.client = newClientRoots(set, logger)
+	if cfg.multi {
+		s.multi = newSessions(s)
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{
 		Name:    "grove",
 		Title:   "grove: project files and Git history",
@@ -108,7 +114,7 @@ func (s *Server) options() *mcp.ServerOptions {
 		},
 		CompletionHandler: s.complete,
 	}
-	s.client.install(opts)
+	s.installClientRoots(opts)
 	s.installFeatureOptions(opts)
 	return opts
 }

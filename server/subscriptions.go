@@ -108,9 +108,18 @@ type wake struct {
 // those outside sc go dormant, dormant ones inside it resume, and are told
 // their file may have changed meanwhile. Both are logged for the client.
 func (n *notifier) rescope(ctx context.Context, sc *roots.Scope) {
+	n.rescopeSession(ctx, sc, nil)
+}
+
+// rescopeSession is rescope for the subscriptions of only, when it is not
+// nil (an HTTP session whose own roots changed).
+func (n *notifier) rescopeSession(ctx context.Context, sc *roots.Scope, only *mcp.ServerSession) {
 	var changes []wake
 	n.mu.Lock()
 	for ss, uris := range n.sess {
+		if only != nil && ss != only {
+			continue
+		}
 		for uri, sub := range uris {
 			if sub.modern {
 				continue
@@ -136,7 +145,11 @@ func (n *notifier) rescope(ctx context.Context, sc *roots.Scope) {
 		}
 		n.logger.InfoContext(ctx, "subscription resumed: the file is inside the client's roots again", clientAudience,
 			"uri", clientURI(c.uri, c.sub.abs))
-		if n.visible(c.sub.abs, false) {
+		if only != nil {
+			if _, _, err := fsres.ResolveResource(sc, c.sub.abs); err == nil {
+				resumed = append(resumed, c.uri)
+			}
+		} else if n.visible(c.sub.abs, false) {
 			resumed = append(resumed, c.uri)
 		}
 	}

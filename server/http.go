@@ -1,0 +1,138 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// HTTPConfig is what the operator decides for the Streamable HTTP transport
+// (grove --http ADDR). Zero limits mean the defaults below.
+type HTTPConfig struct {
+	Addr         string   // host:port to listen on
+	Token        string   // the bearer token every request must carry; required
+	AllowOrigins []string // Origin header values allowed (scheme://host[:port]); none by default
+	AllowHosts   []string // Host header names allowed besides loopback names and the bound address
+
+	MaxBodyBytes     int64         // largest request body (413 past it)
+	MaxSessions      int           // most live sessions and modern listen streams (503 past it)
+	IdleTimeout      time.Duration // a legacy session with no request for this long ends (404 after)
+	MaxInFlight      int           // most requests one session has in flight (429 past it)
+	EventsPerSession int           // notifications kept per session for resumption (Last-Event-ID)
+	ShutdownGrace    time.Duration // how long in-flight requests get to finish on SIGINT/SIGTERM
+
+	// Ready, when set, is called once grove listens, with the address it
+	// bound (the port is known then when Addr asked for port 0).
+	Ready func(addr net.Addr)
+}
+
+// Defaults of [HTTPConfig], documented in docs/http.md.
+const (
+	DefaultHTTPMaxBodyBytes     = 4 << 20 // the SDK's own default; a request is JSON, a write_file's text at most
+	DefaultHTTPMaxSessions      = 64
+	DefaultHTTPIdleTimeout      = 30 * time.Minute
+	DefaultHTTPMaxInFlight      = 16
+	DefaultHTTPEventsPerSession = 256
+	DefaultHTTPShutdownGrace    = 10 * time.Second
+	// eventBytesPerSession bounds the bytes of one session's kept events,
+	// whatever their number.
+	eventBytesPerSession = 1 << 20
+)
+
+func (hc *HTTPConfig) defaults() {
+	if hc.MaxBodyBytes <= 0 {
+		hc.MaxBodyBytes = DefaultHTTPMaxBodyBytes
+	}
+	if hc.MaxSessions <= 0 {
+		hc.MaxSessions = DefaultHTTPMaxSessions
+	}
+	if hc.IdleTimeout <= 0 {
+		hc.IdleTimeout = DefaultHTTPIdleTimeout
+	}
+	if hc.MaxInFlight <= 0 {
+		hc.MaxInFlight = DefaultHTTPMaxInFlight
+	}
+	if hc.EventsPerSession <= 0 {
+		hc.EventsPerSession = DefaultHTTPEventsPerSession
+	}
+	if hc.ShutdownGrace <= 0 {
+		hc.ShutdownGrace = DefaultHTTPShutdownGrace
+	}
+}
+
+// ErrNoRootsHTTP is returned by [RunHTTP] without --root: over HTTP, client
+// roots alone would let a remote client name any directory.
+var ErrNoRootsHTTP = errors.New("--http needs at least one --root: over HTTP a client's roots only narrow the operator's")
+
+// RunHTTP serves MCP over Streamable HTTP at /mcp on hc.Addr until ctx is
+// done, then shuts down gracefully: it stops accepting, lets requests in
+// flight finish (up to hc.ShutdownGrace), ends the sessions and their
+// streams, and returns nil.
+func RunHTTP(ctx context.Context, cfg Config, hc HTTPConfig) error {
+	if len(cfg.Roots) == 0 {
+		return ErrNoRootsHTTP
+	}
+	if hc.Token == "" {
+		return errors.New("server.RunHTTP needs a token")
+	}
+	hc.defaults()
+	cfg.multi = true
+	s, err := New(cfg)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ln, err := net.Listen("tcp", hc.Addr)
+	if err != nil {
+		return fmt.Errorf("listening for HTTP: %w", err)
+	}
+	f := newFront(s, hc, ln.Addr().String())
+	if hc.Ready != nil {
+		hc.Ready(ln.Addr())
+	}
+	s.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "path", "/mcp")
+	return f.serve(ctx, ln)
+}
+
+// serve answers on ln until ctx is done, then shuts down.
+func (f *front) serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           f.mux(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(f.logger.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serving HTTP: %w", err)
+	case <-ctx.Done():
+	}
+	f.shutdown(hs)
+	<-served // http.ErrServerClosed
+	return nil
+}
+
+// shutdown stops accepting, waits for the requests in flight (bounded by the
+// grace period), then ends every session, which ends the streams that
+// http.Server.Shutdown would otherwise wait for forever.
+func (f *front) shutdown(hs *http.Server) {
+	f.draining.Store(true)
+	ctx, cancel := context.WithTimeout(context.Background(), f.hc.ShutdownGrace)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(ctx) }()
+	f.waitWork(ctx)
+	f.logger.Info("shutting down: ending sessions")
+	for ss := range f.s.mcp.Sessions() {
+		ss.Close()
+	}
+	if err := <-shut; err != nil {
+		f.logger.Warn("shutdown grace ran out; closing connections", "err", err)
+		hs.Close()
+	}
+}

@@ -1,0 +1,149 @@
+package server
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// front is grove's HTTP face: the checks every request passes (Host,
+// Origin, token, limits), then the SDK's Streamable HTTP handlers, one per
+// protocol era.
+type front struct {
+	s      *Server
+	hc     HTTPConfig
+	logger *slog.Logger
+	bound  string // the address listened on, host:port
+	token  [sha256.Size]byte
+
+	legacy *mcp.StreamableHTTPHandler // sessions: initialize, Mcp-Session-Id, GET stream, DELETE
+	modern *mcp.StreamableHTTPHandler // 2026-07-28: every request stands alone
+
+	draining atomic.Bool // shutting down: new requests get 503
+
+	mu       sync.Mutex     // guards the fields below
+	pending  int            // new sessions being set up
+	listens  int            // modern subscriptions/listen streams open
+	inFlight map[string]int // requests in flight by session ID ("" for modern requests)
+	working  int            // requests in flight, which shutdown lets finish
+	idle     chan struct{}  // closed when working drops to 0; nil while it is 0
+}
+
+func newFront(s *Server, hc HTTPConfig, bound string) *front {
+	f := &front{s: s, hc: hc, bound: bound, logger: s.logger.With("component", "http"),
+		token: sha256.Sum256([]byte(hc.Token)), inFlight: make(map[string]int)}
+	getServer := func(*http.Request) *mcp.Server { return s.mcp }
+	f.legacy = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+		Logger:              f.logger.With("era", "legacy"),
+		EventStore:          newEventStore(hc.EventsPerSession, eventBytesPerSession, 2*hc.MaxSessions),
+		SessionTimeout:      hc.IdleTimeout,
+		MaxRequestBodyBytes: hc.MaxBodyBytes,
+	})
+	f.modern = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+		Stateless:                    true,
+		Logger:                       f.logger.With("era", "modern"),
+		MaxRequestBodyBytes:          hc.MaxBodyBytes,
+		PropagateRequestCancellation: true, // a modern client that hangs up has cancelled
+	})
+	return f
+}
+
+// mux serves /mcp; every other path is 404.
+func (f *front) mux() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", f.handler())
+	return jsonErrors(mux)
+}
+
+// handler is the /mcp chain, outermost first: each check answers before
+// anything behind it runs.
+func (f *front) handler() http.Handler {
+	bearer := auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	return jsonErrors(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case f.draining.Load():
+			w.Header().Set("Connection", "close")
+			http.Error(w, "Service Unavailable: grove is shutting down", http.StatusServiceUnavailable)
+		case !f.hostAllowed(r.Host):
+			http.Error(w, "Forbidden: Host header not allowed (DNS rebinding protection)", http.StatusForbidden)
+		case !f.originAllowed(r.Header.Values("Origin")):
+			http.Error(w, "Forbidden: Origin not allowed", http.StatusForbidden)
+		default:
+			bearer(http.HandlerFunc(f.limit)).ServeHTTP(w, r)
+		}
+	}))
+}
+
+// verify checks a bearer token against the operator's in constant time
+// (hashing both first, so that not even the length shows).
+func (f *front) verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+	got := sha256.Sum256([]byte(token))
+	if subtle.ConstantTimeCompare(got[:], f.token[:]) != 1 {
+		return nil, auth.ErrInvalidToken
+	}
+	// One token, one user: the SDK ties each session to the user that made it.
+	return &auth.TokenInfo{UserID: "grove-operator"}, nil
+}
+
+// hostAllowed reports whether a request's Host names this server: a
+// loopback name or address, the address grove bound, or a name the operator
+// allowed. A page on evil.example that rebinds its name to 127.0.0.1 sends
+// Host: evil.example, and is refused.
+func (f *front) hostAllowed(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if host == "" {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return true
+	}
+	if bh, _, err := net.SplitHostPort(f.bound); err == nil && strings.EqualFold(host, bh) {
+		if ip := net.ParseIP(bh); ip == nil || !ip.IsUnspecified() {
+			return true
+		}
+	}
+	return slices.ContainsFunc(f.hc.AllowHosts, func(h string) bool { return strings.EqualFold(h, host) })
+}
+
+// originAllowed reports whether a request's Origin, if it has one, is in the
+// allow-list. Browsers send Origin on cross-site requests; a client that is
+// not a browser sends none.
+func (f *front) originAllowed(origins []string) bool {
+	for _, o := range origins {
+		if !slices.ContainsFunc(f.hc.AllowOrigins, func(a string) bool { return strings.EqualFold(strings.TrimSuffix(a, "/"), o) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// route sends a request to the handler of its era: the 2026-07-28 protocol
+// says its version in the MCP-Protocol-Version header of every request.
+func (f *front) route(w http.ResponseWriter, r *http.Request) {
+	if modernHeader(r) {
+		f.modern.ServeHTTP(w, r)
+		return
+	}
+	f.legacy.ServeHTTP(w, r)
+}
+
+func modernHeader(r *http.Request) bool {
+	return r.Header.Get("Mcp-Protocol-Version") >= modernVersion
+}

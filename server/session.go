@@ -1,0 +1,130 @@
+package server
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/grove-mcp/grove/fsres"
+	"github.com/grove-mcp/grove/internal/panics"
+	"github.com/grove-mcp/grove/roots"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Over HTTP one grove serves many clients, and each is a client of its own:
+// its roots narrow the operator's ceiling for it alone, and what it
+// subscribed to, the log level it set and the log records its requests
+// cause reach it alone. What is costly and the same for all stays shared:
+// the ceiling (roots.Set), the repositories (gittools.Repos), the file
+// caches (fsres.Files), the watcher and the notifier, which watch the whole
+// ceiling.
+//
+// Per session: the client roots (a clientRoots of its own, below); the
+// subscriptions (the notifier's record is by session already, and
+// ownNotifications checks each update against the session's own roots);
+// the log level and client log records (the SDK's, by session; see
+// clientLog). Over stdio there is one session, and s.client serves it.
+
+// sessions holds the client roots of each live HTTP session.
+type sessions struct {
+	s *Server
+
+	mu     sync.Mutex // guards byConn
+	byConn map[*mcp.ServerSession]*clientRoots
+}
+
+func newSessions(s *Server) *sessions {
+	return &sessions{s: s, byConn: make(map[*mcp.ServerSession]*clientRoots)}
+}
+
+// clientFor returns the client roots of ss: its own over HTTP, the one
+// session's over stdio.
+func (s *Server) clientFor(ss *mcp.ServerSession) *clientRoots {
+	if s.multi == nil || ss == nil {
+		return s.client
+	}
+	return s.multi.get(ss)
+}
+
+// clientOf is clientFor the session of req.
+func (s *Server) clientOf(req mcp.Request) *clientRoots {
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	return s.clientFor(ss)
+}
+
+func (m *sessions) get(ss *mcp.ServerSession) *clientRoots {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if c := m.byConn[ss]; c != nil {
+		return c
+	}
+	c := newClientRoots(m.s.set, m.s.logger)
+	c.own = true
+	c.onChange = func(ctx context.Context, old, sc *roots.Scope) { m.s.sessionRootsChanged(ctx, ss, old, sc) }
+	m.byConn[ss] = c
+	go func() {
+		defer panics.Log(m.s.logger, "forgetting a closed session's roots")
+		ss.Wait()
+		m.mu.Lock()
+		delete(m.byConn, ss)
+		m.mu.Unlock()
+	}()
+	return c
+}
+
+// count returns the sessions with roots state, for tests.
+func (m *sessions) count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.byConn)
+}
+
+// sessionRootsChanged is rootsChanged for one HTTP session: its
+// subscriptions are re-scoped; the watches stay on the whole ceiling.
+func (s *Server) sessionRootsChanged(ctx context.Context, ss *mcp.ServerSession, old, sc *roots.Scope) {
+	s.notify.rescopeSession(ctx, sc, ss)
+	for _, r := range sc.Roots() {
+		s.repos.Warm(sc, r.Path)
+	}
+	if old != nil && !slices.Equal(old.Roots(), sc.Roots()) {
+		s.resourcesChanged()
+	}
+}
+
+// ownNotifications is sending middleware, over HTTP only: the SDK sends a
+// resource update to every session subscribed to the URI, and a session
+// whose own roots do not reach the file (now) must not hear of it.
+func (s *Server) ownNotifications(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "notifications/resources/updated" {
+			p, _ := req.GetParams().(*mcp.ResourceUpdatedNotificationParams)
+			ss, _ := req.GetSession().(*mcp.ServerSession)
+			if p == nil || ss == nil || !s.notify.liveFor(ss, p.URI, s.clientFor(ss).current()) {
+				return nil, nil
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// liveFor reports whether ss subscribed to uri, the subscription is not
+// dormant, and the file resolves inside the roots that scope it: the
+// operator's for a modern subscription, legacy the session's own.
+func (n *notifier) liveFor(ss *mcp.ServerSession, uri string, legacy *roots.Scope) bool {
+	n.mu.Lock()
+	sub, ok := n.sess[ss][uri]
+	var cp subscription
+	if ok {
+		cp = *sub
+	}
+	n.mu.Unlock()
+	if !ok || cp.dormant {
+		return false
+	}
+	sc := legacy
+	if cp.modern {
+		sc = n.scope(true)
+	}
+	_, _, err := fsres.ResolveResource(sc, cp.abs)
+	return err == nil
+}
