@@ -62,6 +62,7 @@ func newFront(s *Server, hc HTTPConfig, bound string) *front {
 func (f *front) mux() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", f.handler())
+	f.mountMetrics(mux) // metrics.go
 	return jsonErrors(mux)
 }
 
