@@ -139,6 +139,7 @@ func runHTTP(ctx context.Context, cfg server.Config, opts flagOpts) int {
 		return 2
 	}
 	hc.Token = token
+	hc.Mount = mountMetrics(hc.Mount, cfg.Metrics) // main_metrics.go
 	hc.Ready = func(addr net.Addr) {
 		fmt.Fprint(os.Stderr, server.ClientConfig(server.HTTPURL(addr), token, generated))
 	}

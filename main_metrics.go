@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"log/slog"
+	"maps"
+	"net/http"
 	"os"
 	"sync"
 
@@ -47,6 +49,20 @@ func startMetrics(ctx context.Context, opts flagOpts, logger *slog.Logger) (*met
 		}
 	})
 	return m, func() { cancel(); wg.Wait() }, nil
+}
+
+// mountMetrics adds /metrics to the paths --http serves (behind its Host,
+// Origin and token checks) when there are metrics.
+func mountMetrics(mount map[string]http.Handler, m *metrics.Metrics) map[string]http.Handler {
+	if m == nil {
+		return mount
+	}
+	out := maps.Clone(mount)
+	if out == nil {
+		out = make(map[string]http.Handler)
+	}
+	out["/metrics"] = m.Handler()
+	return out
 }
 
 // metricsToken is the token a metrics scrape must carry: the HTTP token

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/server"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -47,6 +48,25 @@ func TestParseFlags(t *testing.T) {
 				t.Errorf("ReadOnly = %v, want %v", cfg.ReadOnly, tt.readOnly)
 			}
 		})
+	}
+}
+
+func TestParseFlagsHTTP(t *testing.T) {
+	cfg, opts, err := parseFlags([]string{"/a", "--http", "127.0.0.1:9000", "--http-allow-origin", "https://a.example",
+		"/b", "--http-allow-origin", "https://b.example", "--http-max-sessions", "3", "--http-idle-timeout", "90s",
+		"--http-token-file", "/tok", "--http-allow-host", "box.lan"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []any{cfg.Roots, opts.http.Addr, opts.http.AllowOrigins, opts.http.MaxSessions, opts.http.IdleTimeout.String(),
+		opts.tokenFile, opts.http.AllowHosts, opts.http.MaxInFlight}
+	want := []any{[]string{"/a", "/b"}, "127.0.0.1:9000", []string{"https://a.example", "https://b.example"}, 3, "1m30s",
+		"/tok", []string{"box.lan"}, server.DefaultHTTPMaxInFlight}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("HTTP flags mismatch (-want +got):\n%s", diff)
+	}
+	if _, _, err := parseFlags([]string{"--http", ":1", "--http-max-body", "0"}); err == nil {
+		t.Error("--http-max-body 0 was accepted")
 	}
 }
 

@@ -25,6 +25,12 @@ type HTTPConfig struct {
 	EventsPerSession int           // notifications kept per session for resumption (Last-Event-ID)
 	ShutdownGrace    time.Duration // how long in-flight requests get to finish on SIGINT/SIGTERM
 
+	// Mount serves more paths (e.g. "/metrics") on the same listener, behind
+	// the same Host, Origin and token checks; the MCP limits are /mcp's.
+	Mount map[string]http.Handler
+
+	bodyTimeout time.Duration // how long a request body may take to arrive; tests shorten it
+
 	// Ready, when set, is called once grove listens, with the address it
 	// bound (the port is known then when Addr asked for port 0).
 	Ready func(addr net.Addr)
@@ -41,6 +47,11 @@ const (
 	// eventBytesPerSession bounds the bytes of one session's kept events,
 	// whatever their number.
 	eventBytesPerSession = 1 << 20
+	// bodyReadTimeout bounds how long a request body may take to arrive: a
+	// client that sends headers and then a byte a minute must not hold a
+	// connection and a goroutine forever. (http.Server.ReadTimeout cannot
+	// do it: it would also end the long-lived event streams.)
+	bodyReadTimeout = 30 * time.Second
 )
 
 func (hc *HTTPConfig) defaults() {
@@ -61,6 +72,9 @@ func (hc *HTTPConfig) defaults() {
 	}
 	if hc.ShutdownGrace <= 0 {
 		hc.ShutdownGrace = DefaultHTTPShutdownGrace
+	}
+	if hc.bodyTimeout <= 0 {
+		hc.bodyTimeout = bodyReadTimeout
 	}
 }
 
@@ -103,6 +117,7 @@ func (f *front) serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
 		Handler:           f.mux(),
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute, // a kept-alive connection with no request; sessions outlive it
 		ErrorLog:          slog.NewLogLogger(f.logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)

@@ -71,7 +71,6 @@ func (w *errorWriter) finish() {
 	body, _ := json.Marshal(httpErrorBody(w.status, strings.TrimSpace(w.text.String())))
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
-	h.Del("X-Content-Type-Options")
 	w.ResponseWriter.WriteHeader(w.status)
 	w.ResponseWriter.Write(body)
 }

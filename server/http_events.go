@@ -18,6 +18,7 @@ import (
 // SDK does not promise to call SessionClosed.
 type eventStore struct {
 	maxEvents, maxBytes, maxSessions int
+	onAppend                         func(data []byte) // for tests; called with s.mu held
 
 	mu       sync.Mutex // guards the fields below
 	sessions map[string]*sessionEvents
@@ -81,6 +82,9 @@ func (s *eventStore) Append(_ context.Context, sessionID, streamID string, data 
 	l.data = append(l.data, data)
 	se.queue = append(se.queue, streamID)
 	se.bytes += len(data)
+	if s.onAppend != nil {
+		s.onAppend(data)
+	}
 	for len(se.queue) > s.maxEvents || (se.bytes > s.maxBytes && len(se.queue) > 1) {
 		oldest := se.streams[se.queue[0]]
 		se.queue = se.queue[1:]

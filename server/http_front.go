@@ -27,6 +27,7 @@ type front struct {
 	token  [sha256.Size]byte
 
 	legacy *mcp.StreamableHTTPHandler // sessions: initialize, Mcp-Session-Id, GET stream, DELETE
+	events *eventStore                // the legacy sessions' streams, for resumption
 	modern *mcp.StreamableHTTPHandler // 2026-07-28: every request stands alone
 
 	draining atomic.Bool // shutting down: new requests get 503
@@ -34,7 +35,7 @@ type front struct {
 	mu       sync.Mutex     // guards the fields below
 	pending  int            // new sessions being set up
 	listens  int            // modern subscriptions/listen streams open
-	inFlight map[string]int // requests in flight by session ID ("" for modern requests)
+	inFlight map[string]int // requests in flight by session ID (modernKey for modern requests)
 	working  int            // requests in flight, which shutdown lets finish
 	idle     chan struct{}  // closed when working drops to 0; nil while it is 0
 }
@@ -43,46 +44,59 @@ func newFront(s *Server, hc HTTPConfig, bound string) *front {
 	f := &front{s: s, hc: hc, bound: bound, logger: s.logger.With("component", "http"),
 		token: sha256.Sum256([]byte(hc.Token)), inFlight: make(map[string]int)}
 	getServer := func(*http.Request) *mcp.Server { return s.mcp }
+	f.events = newEventStore(hc.EventsPerSession, eventBytesPerSession, 2*hc.MaxSessions)
 	f.legacy = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Logger:              f.logger.With("era", "legacy"),
-		EventStore:          newEventStore(hc.EventsPerSession, eventBytesPerSession, 2*hc.MaxSessions),
+		EventStore:          f.events,
 		SessionTimeout:      hc.IdleTimeout,
 		MaxRequestBodyBytes: hc.MaxBodyBytes,
+		// The SDK checks Host only on a loopback socket, and would refuse a
+		// name the operator allowed; hostAllowed checks every request.
+		DisableLocalhostProtection: true,
 	})
 	f.modern = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Stateless:                    true,
 		Logger:                       f.logger.With("era", "modern"),
 		MaxRequestBodyBytes:          hc.MaxBodyBytes,
 		PropagateRequestCancellation: true, // a modern client that hangs up has cancelled
+		DisableLocalhostProtection:   true,
 	})
 	return f
 }
 
-// mux serves /mcp; every other path is 404.
+// mux serves /mcp and the operator's extra paths (HTTPConfig.Mount), all
+// behind the same checks; every other path is 404.
 func (f *front) mux() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", f.handler())
-	f.mountMetrics(mux) // metrics.go
+	mux.Handle("/mcp", f.guard(http.HandlerFunc(f.limit)))
+	for path, h := range f.hc.Mount {
+		mux.Handle(path, f.guard(h))
+	}
 	return jsonErrors(mux)
 }
 
-// handler is the /mcp chain, outermost first: each check answers before
-// anything behind it runs.
-func (f *front) handler() http.Handler {
-	bearer := auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-	return jsonErrors(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// guard runs the checks every request passes, outermost first, each
+// answering before anything behind it runs: shutting down, Host, Origin,
+// token.
+func (f *front) guard(next http.Handler) http.Handler {
+	bearer := auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
-		case f.draining.Load():
-			w.Header().Set("Connection", "close")
-			http.Error(w, "Service Unavailable: grove is shutting down", http.StatusServiceUnavailable)
+		case f.draining.Load() && r.Method != http.MethodPost: // a POST may answer a request in flight; see limit
+			f.refuseDraining(w)
 		case !f.hostAllowed(r.Host):
 			http.Error(w, "Forbidden: Host header not allowed (DNS rebinding protection)", http.StatusForbidden)
 		case !f.originAllowed(r.Header.Values("Origin")):
 			http.Error(w, "Forbidden: Origin not allowed", http.StatusForbidden)
 		default:
-			bearer(http.HandlerFunc(f.limit)).ServeHTTP(w, r)
+			bearer.ServeHTTP(w, r)
 		}
-	}))
+	})
+}
+
+func (f *front) refuseDraining(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, "Service Unavailable: grove is shutting down", http.StatusServiceUnavailable)
 }
 
 // verify checks a bearer token against the operator's in constant time

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"time"
 )
 
 // limit applies the per-request limits, then routes the request:
@@ -18,27 +20,26 @@ import (
 //     wrong and gets in once a session ends;
 //   - a session's requests in flight past MaxInFlight: 429, with
 //     Retry-After: that caller is going too fast. Modern requests have no
-//     session and share MaxSessions × MaxInFlight.
+//     session and share MaxSessions × MaxInFlight. (A legacy batch of more
+//     requests than MaxInFlight is refused whole.)
 //
 // Bodies holding only responses and notifications (a client answering
-// roots/list) are never refused for in-flight requests: a request of that
-// session may be waiting for them.
+// roots/list) are never refused for in-flight requests, nor while shutting
+// down: a request of that session may be waiting for them.
 func (f *front) limit(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		f.route(w, r)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, f.hc.MaxBodyBytes))
-	if err != nil {
-		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
-			http.Error(w, fmt.Sprintf("Request Entity Too Large: the body exceeds %d bytes (--http-max-body)", mbe.Limit), http.StatusRequestEntityTooLarge)
-			return
-		}
-		http.Error(w, "Bad Request: reading the body failed", http.StatusBadRequest)
+	body, ok := f.readBody(w, r)
+	if !ok {
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
 	requests, listen := classify(body)
+	if requests > 0 && f.draining.Load() {
+		f.refuseDraining(w)
+		return
+	}
 	sid := r.Header.Get("Mcp-Session-Id")
 	modern := modernHeader(r)
 	switch {
@@ -58,22 +59,54 @@ func (f *front) limit(w http.ResponseWriter, r *http.Request) {
 	if requests > 0 && !listen {
 		key, max := sid, f.hc.MaxInFlight
 		if modern {
-			key, max = "", f.hc.MaxInFlight*f.hc.MaxSessions
+			key, max = modernKey, f.hc.MaxInFlight*f.hc.MaxSessions
 		}
-		if !f.enter(key, requests, max) {
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, fmt.Sprintf("Too Many Requests: more than %d requests in flight for this session (--http-max-in-flight)", max), http.StatusTooManyRequests)
-			return
+		if key != "" { // a new legacy session has nothing in flight yet
+			if !f.enter(key, requests, max) {
+				w.Header().Set("Retry-After", "1")
+				http.Error(w, fmt.Sprintf("Too Many Requests: more than %d requests in flight for this session (--http-max-in-flight)", max), http.StatusTooManyRequests)
+				return
+			}
+			defer f.exit(key, requests)
 		}
-		defer f.exit(key, requests)
 		f.startWork()
 		defer f.endWork()
 	}
 	f.route(w, r)
 }
 
+// modernKey counts the modern requests in flight; no header can hold it.
+const modernKey = "\x00modern"
+
+// readBody reads a POST's body whole, within MaxBodyBytes and the body
+// timeout, and puts it back for the SDK; on failure it has answered.
+func (f *front) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(f.hc.bodyTimeout))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, f.hc.MaxBodyBytes))
+	rc.SetReadDeadline(time.Time{})
+	if err != nil {
+		var mbe *http.MaxBytesError
+		switch {
+		case errors.As(err, &mbe):
+			http.Error(w, fmt.Sprintf("Request Entity Too Large: the body exceeds %d bytes (--http-max-body)", mbe.Limit), http.StatusRequestEntityTooLarge)
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			w.Header().Set("Connection", "close")
+			http.Error(w, fmt.Sprintf("Request Timeout: the body did not arrive within %v", f.hc.bodyTimeout), http.StatusRequestTimeout)
+		default:
+			http.Error(w, "Bad Request: reading the body failed", http.StatusBadRequest)
+		}
+		return nil, false
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return body, true
+}
+
 // take counts one more session-like thing in *n, if the server has room.
-// Live legacy sessions are the SDK's, those with an ID.
+// Live legacy sessions are the SDK's, those with an ID. A session being set
+// up counts twice for a moment (pending, and live once the SDK registered
+// it), so near the limit a concurrent initialize may be refused early; it
+// never lets one too many in.
 func (f *front) take(n *int) bool {
 	live := 0
 	for ss := range f.s.mcp.Sessions() {

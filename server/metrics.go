@@ -3,12 +3,10 @@ package server
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"time"
 
 	"github.com/grove-mcp/grove/metrics"
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -117,26 +115,4 @@ func countNotifications(m *metrics.Metrics) mcp.Middleware {
 			return res, err
 		}
 	}
-}
-
-// mountMetrics serves GET /metrics on the HTTP front when the server has
-// metrics, behind the checks /mcp has: Host (DNS rebinding), Origin and the
-// bearer token. Without metrics the path stays 404.
-func (f *front) mountMetrics(mux *http.ServeMux) {
-	m := f.s.cfg.Metrics
-	if m == nil {
-		return
-	}
-	bearer := auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
-	scrape := bearer(m.Handler())
-	mux.Handle("GET /metrics", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case !f.hostAllowed(r.Host):
-			http.Error(w, "Forbidden: Host header not allowed (DNS rebinding protection)", http.StatusForbidden)
-		case !f.originAllowed(r.Header.Values("Origin")):
-			http.Error(w, "Forbidden: Origin not allowed", http.StatusForbidden)
-		default:
-			scrape.ServeHTTP(w, r)
-		}
-	}))
 }

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -37,7 +38,11 @@ func startMetricsHTTP(t *testing.T, cfg Config) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- RunHTTP(ctx, cfg, HTTPConfig{Addr: "127.0.0.1:0", Token: metricsTestToken, Ready: func(a net.Addr) { ready <- a }})
+		hc := HTTPConfig{Addr: "127.0.0.1:0", Token: metricsTestToken, Ready: func(a net.Addr) { ready <- a }}
+		if cfg.Metrics != nil { // as main does
+			hc.Mount = map[string]http.Handler{"/metrics": cfg.Metrics.Handler()}
+		}
+		done <- RunHTTP(ctx, cfg, hc)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -233,4 +238,46 @@ func metricsURL(t *testing.T, r io.Reader) string {
 		t.Fatal("grove did not log its metrics URL")
 	}
 	return ""
+}
+
+// grove --http serves /metrics beside /mcp, behind the token.
+func TestBinaryHTTPMetrics(t *testing.T) {
+	bin := groveBinary(t)
+	cmd := exec.Command(bin, "--http", "127.0.0.1:0", "--root", realTemp(t))
+	cmd.Env = append(os.Environ(), TokenEnv+"="+metricsTestToken)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "grove: serving MCP over HTTP at "); ok {
+				select {
+				case found <- strings.TrimSuffix(u, "/mcp"):
+				default:
+				}
+			}
+		}
+	}()
+	var base string
+	select {
+	case base = <-found:
+	case <-time.After(waitLimit):
+		t.Fatal("grove --http did not say where it listens")
+	}
+	if code, _ := get(t, base+"/metrics", ""); code != http.StatusUnauthorized {
+		t.Errorf("no token: status %d, want 401", code)
+	}
+	if code, body := get(t, base+"/metrics", metricsTestToken); code != http.StatusOK || !strings.Contains(body, "grove_sessions 0") {
+		t.Errorf("status %d, want 200 with grove_sessions:\n%s", code, body)
+	}
 }

@@ -1,8 +1,10 @@
 // Package server wires grove's features to the MCP SDK and serves them over
-// stdio, in both protocol eras: legacy (initialize, up to 2025-11-25) and
-// modern (2026-07-28: server/discover and per-request _meta).
+// stdio ([Run]) or Streamable HTTP ([RunHTTP]), in both protocol eras: legacy
+// (initialize, up to 2025-11-25) and modern (2026-07-28: server/discover and
+// per-request _meta).
 //
 //	err := server.Run(ctx, server.Config{Roots: []string{"/home/me/project"}})
+//	err = server.RunHTTP(ctx, cfg, server.HTTPConfig{Addr: "127.0.0.1:8848", Token: token})
 //
 // The server owns the roots policy at run time: the operator's roots from
 // [Config], narrowed by the client's (see clientroots.go), handed to every
@@ -104,7 +106,7 @@ func New(cfg Config) (*Server, error) {
 func (s *Server) options() *mcp.ServerOptions {
 	opts := &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       s.logger.With("component", "mcp"),
+		Logger:       s.sdkLogger(),
 		Capabilities: &mcp.ServerCapabilities{
 			Completions: &mcp.CompletionCapabilities{},
 			Logging:     &mcp.LoggingCapabilities{},

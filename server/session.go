@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"sync"
 
@@ -128,3 +129,36 @@ func (n *notifier) liveFor(ss *mcp.ServerSession, uri string, legacy *roots.Scop
 	_, _, err := fsres.ResolveResource(sc, cp.abs)
 	return err == nil
 }
+
+// sdkLogger is the SDK server's logger. Over HTTP the SDK logs every modern
+// request's session at info ("server session connected", "…disconnected"),
+// three lines a request; there its info records are debug records.
+func (s *Server) sdkLogger() *slog.Logger {
+	l := s.logger.With("component", "mcp")
+	if s.multi == nil {
+		return l
+	}
+	return slog.New(demoteInfo{l.Handler()})
+}
+
+// demoteInfo is a slog.Handler that logs info records at debug level.
+type demoteInfo struct{ slog.Handler }
+
+func (h demoteInfo) Enabled(ctx context.Context, level slog.Level) bool {
+	if level == slog.LevelInfo {
+		level = slog.LevelDebug
+	}
+	return h.Handler.Enabled(ctx, level)
+}
+
+func (h demoteInfo) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level == slog.LevelInfo {
+		r.Level = slog.LevelDebug
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h demoteInfo) WithAttrs(as []slog.Attr) slog.Handler {
+	return demoteInfo{h.Handler.WithAttrs(as)}
+}
+func (h demoteInfo) WithGroup(name string) slog.Handler { return demoteInfo{h.Handler.WithGroup(name)} }

@@ -1,0 +1,158 @@
+// Interop check over HTTP: the official TypeScript SDK client drives
+// `grove --http` with StreamableHTTPClientTransport: initialize, tools,
+// resources (list, read, subscribe with a real file change), a git tool, a
+// prompt, a roots change that narrows what the session reaches, a second
+// session that keeps its own roots, a request without the token (401), and
+// SIGTERM (grove exits 0).
+//
+// Usage: node http.mjs GROVE_BINARY ROOT
+// ROOT is an empty directory; the script makes a git repository in it (with
+// the git CLI). Exits non-zero on the first failure.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ListRootsRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { pathToFileURL } from "node:url";
+import { randomBytes } from "node:crypto";
+
+const timeoutMs = 10_000; // a notification or a changed scope that takes longer never came
+
+const fail = (msg) => { console.error("FAIL:", msg); grove?.kill("SIGKILL"); process.exit(1); };
+const ok = (msg) => console.log("ok  ", msg);
+
+const home = mkdtempSync(join(tmpdir(), "grove-http-home-"));
+const gitEnv = {
+  HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "Ann Author", GIT_AUTHOR_EMAIL: "ann@example.com",
+  GIT_COMMITTER_NAME: "Cid Committer", GIT_COMMITTER_EMAIL: "cid@example.com", TZ: "UTC", LC_ALL: "C",
+};
+
+async function waitFor(what, pred) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await pred()) return;
+    if (Date.now() > deadline) fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+function repository(root) {
+  const git = (...args) => execFileSync("git", args, { cwd: root, env: { ...process.env, ...gitEnv } });
+  git("init", "-q", "-b", "main");
+  mkdirSync(join(root, "sub"));
+  writeFileSync(join(root, "sub", "inner.txt"), "inner\n");
+  writeFileSync(join(root, "app.txt"), "version one\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "first commit");
+  writeFileSync(join(root, "app.txt"), "version two, not committed\n");
+}
+
+// start runs grove --http on a free loopback port and resolves with its URL,
+// read from the client configuration it prints on stderr.
+let grove;
+function start(bin, root, token) {
+  grove = spawn(bin, ["--http", "127.0.0.1:0", "--root", root], {
+    env: { PATH: process.env.PATH, GROVE_HTTP_TOKEN: token, ...gitEnv }, stdio: ["ignore", "ignore", "pipe"],
+  });
+  return new Promise((resolve) => {
+    let err = "";
+    const timer = setTimeout(() => fail(`grove printed no URL within ${timeoutMs} ms:\n${err}`), timeoutMs);
+    grove.stderr.on("data", (d) => {
+      err += d;
+      const m = err.match(/serving MCP over HTTP at (\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+  });
+}
+
+async function connect(url, token, roots) {
+  const client = new Client({ name: "interop-http", version: "1" }, { capabilities: { roots: { listChanged: true } } });
+  const state = { roots, updated: [] };
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: state.roots }));
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => state.updated.push(n.params.uri));
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  await client.connect(transport);
+  return { client, state };
+}
+
+const rootPaths = async (client) => {
+  const r = await client.callTool({ name: "list_roots", arguments: {} });
+  return (r.structuredContent?.roots ?? []).map((x) => x.path);
+};
+
+const [bin, root] = process.argv.slice(2);
+if (!bin || !root) {
+  console.error("usage: node http.mjs GROVE_BINARY ROOT");
+  process.exit(2);
+}
+repository(root);
+const token = randomBytes(24).toString("hex");
+const url = await start(bin, root, token);
+ok(`grove --http listening at ${url}`);
+
+const { client, state } = await connect(url, token, [{ uri: pathToFileURL(root).href, name: "root" }]);
+ok(`initialize over HTTP: ${client.getServerVersion().name}`);
+
+const tools = (await client.listTools()).tools.map((t) => t.name);
+if (!tools.includes("git_status") || !tools.includes("read_file")) fail(`tools/list: ${tools}`);
+ok(`tools/list: ${tools.length} tools`);
+
+const file = join(root, "hello.txt");
+writeFileSync(file, "hello\n");
+const uri = pathToFileURL(file).href;
+const read = await client.readResource({ uri });
+if (read.contents[0].text !== "hello\n") fail(`resources/read: ${JSON.stringify(read)}`);
+const list = await client.listResources();
+if (!list.resources.some((r) => r.uri === uri)) fail(`resources/list lacks ${uri}`);
+ok("resources/list and resources/read");
+
+await client.subscribeResource({ uri });
+writeFileSync(file, "changed\n");
+await waitFor("notifications/resources/updated after a write", () => state.updated.includes(uri));
+ok("resources/subscribe, a real write, then notifications/resources/updated on the session's stream");
+
+const status = await client.callTool({ name: "git_status", arguments: {} });
+const statusText = status.content.map((c) => c.text ?? "").join("\n");
+if (status.isError || !/ M app\.txt/.test(statusText) || !/\?\? hello\.txt/.test(statusText)) fail(`git_status: ${statusText}`);
+ok("git_status (modified and untracked)");
+
+const prompt = await client.getPrompt({ name: "review_file", arguments: { path: file } });
+if (!JSON.stringify(prompt.messages).includes("changed")) fail(`review_file: ${JSON.stringify(prompt).slice(0, 300)}`);
+ok("prompts/get review_file embeds the file");
+
+// A second session keeps its own roots while the first narrows its own.
+const other = await connect(url, token, [{ uri: pathToFileURL(root).href, name: "root" }]);
+state.roots = [{ uri: pathToFileURL(join(root, "sub")).href, name: "sub" }];
+await client.sendRootsListChanged();
+await waitFor("list_roots to show only root/sub", async () => {
+  const paths = await rootPaths(client);
+  return paths.length === 1 && paths[0] === join(root, "sub");
+});
+const outside = await client.callTool({ name: "read_file", arguments: { path: file } });
+if (!outside.isError) fail("read_file outside the narrowed root succeeded");
+const otherRoots = await rootPaths(other.client);
+if (otherRoots.length !== 1 || otherRoots[0] !== root) fail(`the other session's roots changed too: ${otherRoots}`);
+const otherRead = await other.client.callTool({ name: "read_file", arguments: { path: file } });
+if (otherRead.isError) fail("the other session lost its roots");
+ok("roots/list_changed narrowed this session to root/sub; another session kept the whole root");
+
+const res = await fetch(url, {
+  method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+  body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+});
+if (res.status !== 401 || !(res.headers.get("www-authenticate") ?? "").startsWith("Bearer")) fail(`no token: ${res.status}`);
+ok("a request without the token gets 401 with WWW-Authenticate: Bearer");
+
+await client.close();
+await other.client.close();
+const exited = new Promise((resolve) => grove.on("exit", (code) => resolve(code)));
+grove.kill("SIGTERM");
+const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("timeout"), timeoutMs))]);
+if (code !== 0) fail(`grove exited with ${code} after SIGTERM, want 0`);
+ok("SIGTERM: grove exited 0");
+console.log("interop (http): all checks passed");

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Drives `grove --http` with the official TypeScript SDK client
+# (StreamableHTTPClientTransport), as CI's HTTP interop step: see http.mjs.
+# Uses the clients pinned in package.json and package-lock.json here,
+# installed with `npm ci` into $INTEROP_DIR (default /tmp/grove-interop), as
+# run.sh does. Needs node, npm and git.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+top="$here/../.."
+work="${INTEROP_DIR:-/tmp/grove-interop}"
+mkdir -p "$work"
+if [ ! -f "$here/package-lock.json" ]; then
+  echo "http.sh: $here/package-lock.json is missing (the pinned clients)" >&2
+  exit 2
+fi
+if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [ ! -d "$work/node_modules" ]; then
+  cp "$here/package.json" "$here/package-lock.json" "$work/"
+  (cd "$work" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+(cd "$top" && go build -o "$work/grove" .)
+# http.mjs imports the SDK, which node resolves from the script's own directory.
+cp "$here/http.mjs" "$work/http.mjs"
+root="$(mktemp -d)"
+trap 'rm -rf "$root"' EXIT
+root="$(cd "$root" && pwd -P)"
+node "$work/http.mjs" "$work/grove" "$root"
