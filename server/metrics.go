@@ -83,11 +83,23 @@ func outcomeOf(ctx context.Context, res mcp.Result, err error) metrics.Outcome {
 	if err != nil {
 		return metrics.ErrorOutcome(err)
 	}
-	if r, ok := res.(interface{ NeedsInput() bool }); ok && r.NeedsInput() {
-		return metrics.OutcomeInputRequired
-	}
-	if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
-		return metrics.OutcomeToolError
+	switch r := res.(type) { // a typed nil result must not panic here
+	case *mcp.CallToolResult:
+		switch {
+		case r == nil:
+		case r.NeedsInput():
+			return metrics.OutcomeInputRequired
+		case r.IsError:
+			return metrics.OutcomeToolError
+		}
+	case *mcp.ReadResourceResult:
+		if r != nil && r.NeedsInput() {
+			return metrics.OutcomeInputRequired
+		}
+	case *mcp.GetPromptResult:
+		if r != nil && r.NeedsInput() {
+			return metrics.OutcomeInputRequired
+		}
 	}
 	return metrics.OutcomeOK
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/grove-mcp/grove/metrics"
 	"github.com/grove-mcp/grove/roots"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -150,5 +152,63 @@ func TestNoMetricsNoMiddleware(t *testing.T) {
 	s.instrument()
 	if len(s.closer) != before {
 		t.Error("instrument without metrics registered something")
+	}
+}
+
+func TestCountNotifications(t *testing.T) {
+	m := metrics.New()
+	send := countNotifications(m)(func(_ context.Context, method string, _ mcp.Request) (mcp.Result, error) {
+		if method == "notifications/resources/list_changed" {
+			return nil, errors.New("session is closed")
+		}
+		return nil, nil
+	})
+	for _, method := range []string{"notifications/resources/updated", "notifications/resources/updated",
+		"notifications/resources/list_changed", "roots/list", "notifications/made_up"} {
+		send(context.Background(), method, nil)
+	}
+	want := map[string]float64{
+		`grove_notifications_sent_total{method="notifications/resources/updated"}`:                              2,
+		`grove_notifications_sent_total{method="other"}`:                                                        1,
+		`grove_notifications_dropped_total{method="notifications/resources/list_changed",reason="send_failed"}`: 1,
+	}
+	got, err := m.Values()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range got {
+		if !strings.HasPrefix(k, "grove_notifications_") {
+			delete(got, k)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestOutcomeOf(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tt := range []struct {
+		name string
+		ctx  context.Context
+		res  mcp.Result
+		err  error
+		want metrics.Outcome
+	}{
+		{"ok", context.Background(), &mcp.ReadResourceResult{}, nil, metrics.OutcomeOK},
+		{"tool error", context.Background(), &mcp.CallToolResult{IsError: true}, nil, metrics.OutcomeToolError},
+		{"cancelled", cancelled, &mcp.CallToolResult{IsError: true}, nil, metrics.OutcomeCancelled},
+		{"rpc error", context.Background(), nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound}, metrics.OutcomeMethodNotFound},
+		{"nil tool result", context.Background(), (*mcp.CallToolResult)(nil), nil, metrics.OutcomeOK},
+		{"nil read result", context.Background(), (*mcp.ReadResourceResult)(nil), nil, metrics.OutcomeOK},
+		{"nil prompt result", context.Background(), (*mcp.GetPromptResult)(nil), nil, metrics.OutcomeOK},
+		{"no result", context.Background(), nil, nil, metrics.OutcomeOK},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := outcomeOf(tt.ctx, tt.res, tt.err); got != tt.want {
+				t.Errorf("outcomeOf = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
