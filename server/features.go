@@ -133,8 +133,9 @@ func (s *Server) startWatching() error {
 		}
 		return s.set.Scope()
 	}
-	n.listChanged = func() {
+	n.listChanged = func(b watch.Batch) {
 		if s.anyInitialized() {
+			s.multi.markBatch(b)
 			s.files.ListChanged(s.mcp)
 		}
 	}

@@ -133,3 +133,33 @@ func TestHTTPClientLogIsPerSession(t *testing.T) {
 		}
 	}
 }
+
+// A file that appears in one session's roots changes that session's list
+// alone: the other session is not told.
+func TestHTTPListChangedIsPerSession(t *testing.T) {
+	base := realTemp(t)
+	mkdirs(t, base, "a", "b")
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+	fb := filepath.Join(b, "y.txt")
+	write(t, fb, "b")
+	g := startHTTP(t, Config{Roots: []string{base}}, HTTPConfig{})
+	csA, _, evA := connectHTTP(t, g, legacy, a)
+	csB, _, evB := connectHTTP(t, g, legacy, b)
+	listRoots(t, csA) // both sessions' roots are in force, and each was told its list changed
+	listRoots(t, csB)
+	expectListChanged(t, evA)
+	expectListChanged(t, evB)
+	if err := csB.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(fb)}); err != nil {
+		t.Fatal(err)
+	}
+	primeUpdates(t, evB, fb, roots.URI(fb))
+	drainListChanged(evB)
+
+	write(t, filepath.Join(a, "new.txt"), "new")
+	expectListChanged(t, evA)
+	write(t, fb, "after") // B's stream carries this update after anything about a/new.txt
+	expectUpdated(t, evB, roots.URI(fb))
+	if n := len(evB.listChanged); n != 0 {
+		t.Errorf("B was told %d times that its list changed by a file in A's roots", n)
+	}
+}

@@ -29,7 +29,7 @@ type notifier struct {
 	w           *watch.Watcher
 	logger      *slog.Logger
 	health      *watchHealth
-	listChanged func()                // emits notifications/resources/list_changed
+	listChanged func(watch.Batch)     // emits notifications/resources/list_changed for a batch
 	changed     func(dirs []string)   // caches under these directories are stale (.gitignore, listings)
 	gitChanged  func(worktree string) // a repository's index, HEAD or refs changed
 	// scope returns the roots in force now for a subscription made by a
@@ -45,7 +45,7 @@ type notifier struct {
 func newNotifier(srv *mcp.Server, w *watch.Watcher, logger *slog.Logger) *notifier {
 	return &notifier{
 		srv: srv, w: w, logger: logger, health: &watchHealth{logger: logger},
-		listChanged: func() {}, changed: func([]string) {}, gitChanged: func(string) {},
+		listChanged: func(watch.Batch) {}, changed: func([]string) {}, gitChanged: func(string) {},
 		done: make(chan struct{}),
 		subs: make(map[string]map[string]int),
 		sess: make(map[*mcp.ServerSession]map[string]*subscription),
@@ -79,7 +79,7 @@ func (n *notifier) deliver(b watch.Batch) {
 		n.notifyUpdated(uri)
 	}
 	if b.Rescan || n.anyVisible(b.Created) || n.anyVisible(b.Removed) {
-		n.listChanged()
+		n.listChanged(b)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/grove-mcp/grove/fsres"
 	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/watch"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -30,12 +31,16 @@ import (
 type sessions struct {
 	s *Server
 
-	mu     sync.Mutex // guards byConn
+	mu     sync.Mutex // guards the fields below
 	byConn map[*mcp.ServerSession]*clientRoots
+	// listFor holds the legacy sessions owed a resources list_changed: the
+	// SDK sends it to every session, and ownNotifications lets it through
+	// to these only.
+	listFor map[*mcp.ServerSession]bool
 }
 
 func newSessions(s *Server) *sessions {
-	return &sessions{s: s, byConn: make(map[*mcp.ServerSession]*clientRoots)}
+	return &sessions{s: s, byConn: make(map[*mcp.ServerSession]*clientRoots), listFor: make(map[*mcp.ServerSession]bool)}
 }
 
 // clientFor returns the client roots of ss: its own over HTTP, the one
@@ -68,6 +73,7 @@ func (m *sessions) get(ss *mcp.ServerSession) *clientRoots {
 		ss.Wait()
 		m.mu.Lock()
 		delete(m.byConn, ss)
+		delete(m.listFor, ss)
 		m.mu.Unlock()
 	}()
 	return c
@@ -81,26 +87,75 @@ func (m *sessions) count() int {
 }
 
 // sessionRootsChanged is rootsChanged for one HTTP session: its
-// subscriptions are re-scoped; the watches stay on the whole ceiling.
+// subscriptions are re-scoped, and it alone is told its list changed; the
+// watches stay on the whole ceiling.
 func (s *Server) sessionRootsChanged(ctx context.Context, ss *mcp.ServerSession, old, sc *roots.Scope) {
 	s.notify.rescopeSession(ctx, sc, ss)
 	for _, r := range sc.Roots() {
 		s.repos.Warm(sc, r.Path)
 	}
 	if old != nil && !slices.Equal(old.Roots(), sc.Roots()) {
+		s.multi.mark(ss)
 		s.resourcesChanged()
 	}
 }
 
-// ownNotifications is sending middleware, over HTTP only: the SDK sends a
+func (m *sessions) mark(ss *mcp.ServerSession) {
+	m.mu.Lock()
+	m.listFor[ss] = true
+	m.mu.Unlock()
+}
+
+// markBatch marks the legacy sessions whose own roots hold a file the batch
+// created or removed (every one after a rescan). A nil m (stdio) marks none.
+func (m *sessions) markBatch(b watch.Batch) {
+	if m == nil {
+		return
+	}
+	for ss := range m.s.mcp.Sessions() {
+		if !legacySession(ss) {
+			continue
+		}
+		sc := m.s.clientFor(ss).current()
+		in := func(p string) bool { _, ok := sc.Locate(p); return ok }
+		if b.Rescan || slices.ContainsFunc(b.Created, in) || slices.ContainsFunc(b.Removed, in) {
+			m.mark(ss)
+		}
+	}
+}
+
+// owed reports whether ss is owed a list_changed, and clears it.
+func (m *sessions) owed(ss *mcp.ServerSession) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ok := m.listFor[ss]
+	delete(m.listFor, ss)
+	return ok
+}
+
+// legacySession reports whether ss began with a legacy initialize: modern
+// sessions have no roots of their own, and opted in to what they hear.
+func legacySession(ss *mcp.ServerSession) bool {
+	p := ss.InitializeParams()
+	return p != nil && p.ProtocolVersion < modernVersion
+}
+
+// ownNotifications is sending middleware, over HTTP only. The SDK sends a
 // resource update to every session subscribed to the URI, and a session
-// whose own roots do not reach the file (now) must not hear of it.
+// whose own roots do not reach the file (now) must not hear of it; it sends
+// list_changed to every session, and a legacy session hears of it only when
+// the change was in its own roots (or its roots changed).
 func (s *Server) ownNotifications(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "notifications/resources/updated" {
+		ss, _ := req.GetSession().(*mcp.ServerSession)
+		switch method {
+		case "notifications/resources/updated":
 			p, _ := req.GetParams().(*mcp.ResourceUpdatedNotificationParams)
-			ss, _ := req.GetSession().(*mcp.ServerSession)
 			if p == nil || ss == nil || !s.notify.liveFor(ss, p.URI, s.clientFor(ss).current()) {
+				return nil, nil
+			}
+		case "notifications/resources/list_changed":
+			if ss != nil && legacySession(ss) && !s.multi.owed(ss) {
 				return nil, nil
 			}
 		}
