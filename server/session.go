@@ -151,7 +151,7 @@ func (s *Server) ownNotifications(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case "notifications/resources/updated":
 			p, _ := req.GetParams().(*mcp.ResourceUpdatedNotificationParams)
-			if p == nil || ss == nil || !s.notify.liveFor(ss, p.URI, s.clientFor(ss).current()) {
+			if p == nil || ss == nil || !s.notify.liveFor(ss, p.URI, s.clientFor(ss).current) {
 				return nil, nil
 			}
 		case "notifications/resources/list_changed":
@@ -165,8 +165,8 @@ func (s *Server) ownNotifications(next mcp.MethodHandler) mcp.MethodHandler {
 
 // liveFor reports whether ss subscribed to uri, the subscription is not
 // dormant, and the file resolves inside the roots that scope it: the
-// operator's for a modern subscription, legacy the session's own.
-func (n *notifier) liveFor(ss *mcp.ServerSession, uri string, legacy *roots.Scope) bool {
+// operator's for a modern subscription, legacy() the session's own.
+func (n *notifier) liveFor(ss *mcp.ServerSession, uri string, legacy func() *roots.Scope) bool {
 	n.mu.Lock()
 	sub, ok := n.sess[ss][uri]
 	var cp subscription
@@ -177,9 +177,11 @@ func (n *notifier) liveFor(ss *mcp.ServerSession, uri string, legacy *roots.Scop
 	if !ok || cp.dormant {
 		return false
 	}
-	sc := legacy
+	var sc *roots.Scope
 	if cp.modern {
 		sc = n.scope(true)
+	} else {
+		sc = legacy()
 	}
 	_, _, err := fsres.ResolveResource(sc, cp.abs)
 	return err == nil
