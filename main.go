@@ -82,6 +82,14 @@ func run(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if !doctor {
+		var stopMetrics func()
+		if cfg.Metrics, stopMetrics, err = startMetrics(ctx, opts, logger); err != nil { // main_metrics.go
+			fmt.Fprintf(os.Stderr, "grove: %v\n", err)
+			return 2
+		}
+		defer stopMetrics()
+	}
 	if opts.http.Addr != "" && !doctor {
 		return runHTTP(ctx, cfg, opts)
 	}
@@ -112,12 +120,13 @@ Run "grove doctor --root DIR" to see what a client would get, or "grove --help".
 `
 
 type flagOpts struct {
-	command   string // "" (serve) or "doctor"
-	version   bool
-	logLevel  string
-	logFile   string
-	http      server.HTTPConfig
-	tokenFile string
+	command     string // "" (serve) or "doctor"
+	version     bool
+	logLevel    string
+	logFile     string
+	http        server.HTTPConfig
+	tokenFile   string
+	metricsAddr string // --metrics: main_metrics.go
 }
 
 // runHTTP serves MCP over HTTP until SIGINT or SIGTERM, then shuts down
@@ -131,6 +140,7 @@ func runHTTP(ctx context.Context, cfg server.Config, opts flagOpts) int {
 		return 2
 	}
 	hc.Token = token
+	hc.Mount = mountMetrics(hc.Mount, cfg.Metrics) // main_metrics.go
 	hc.Ready = func(addr net.Addr) {
 		fmt.Fprint(os.Stderr, server.ClientConfig(server.HTTPURL(addr), token, generated))
 	}
@@ -159,6 +169,7 @@ func newFlagSet(cfg *server.Config, opts *flagOpts) *flag.FlagSet {
 	fs.StringVar(&opts.logFile, "log-file", "", "append logs to this file instead of stderr")
 	fs.BoolVar(&opts.version, "version", false, "print the version and exit")
 	httpFlags(fs, opts)
+	metricsFlags(fs, opts)
 	fs.Usage = func() {} // a bad flag gets one line from run, not the manual
 	return fs
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/grove-mcp/grove/fsres"
 	"github.com/grove-mcp/grove/gittools"
+	"github.com/grove-mcp/grove/metrics"
 	"github.com/grove-mcp/grove/prompts"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,7 +34,8 @@ type Config struct {
 	MaxReadBytes int64    // largest file read whole; 0 means 10 MiB
 	MaxWatches   int      // most directories watched; 0 means the kernel's limit
 	Version      string
-	Logger       *slog.Logger // nil discards
+	Logger       *slog.Logger     // nil discards
+	Metrics      *metrics.Metrics // nil: no metrics (see metrics.go)
 
 	// Stdin and Stdout carry the protocol for [Run]; main hands it the
 	// process's own.
@@ -97,6 +99,7 @@ func New(cfg Config) (*Server, error) {
 		s.Close()
 		return nil, err
 	}
+	s.instrument()
 	return s, nil
 }
 
