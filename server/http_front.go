@@ -86,7 +86,7 @@ func (f *front) guard(next http.Handler) http.Handler {
 			f.refuseDraining(w)
 		case !f.hostAllowed(r.Host):
 			http.Error(w, "Forbidden: Host header not allowed (DNS rebinding protection)", http.StatusForbidden)
-		case !f.originAllowed(r.Header.Values("Origin")):
+		case !f.originAllowed(r.Header.Values("Origin"), r.Host):
 			http.Error(w, "Forbidden: Origin not allowed", http.StatusForbidden)
 		default:
 			bearer.ServeHTTP(w, r)
@@ -138,10 +138,16 @@ func (f *front) hostAllowed(hostport string) bool {
 }
 
 // originAllowed reports whether a request's Origin, if it has one, is in the
-// allow-list. Browsers send Origin on cross-site requests; a client that is
-// not a browser sends none.
-func (f *front) originAllowed(origins []string) bool {
+// allow-list or is grove's own origin (http and the Host the request was
+// sent to, itself already checked). Browsers send Origin on cross-site
+// requests; a client that is not a browser sends none. A page on another
+// origin, a rebound name included, never matches: its Origin names its own
+// host.
+func (f *front) originAllowed(origins []string, host string) bool {
 	for _, o := range origins {
+		if strings.EqualFold(o, "http://"+host) && f.hostAllowed(host) {
+			continue
+		}
 		if !slices.ContainsFunc(f.hc.AllowOrigins, func(a string) bool { return strings.EqualFold(strings.TrimSuffix(a, "/"), o) }) {
 			return false
 		}

@@ -134,6 +134,8 @@ func TestHTTPRefusesStrangers(t *testing.T) {
 	g := startHTTP(t, Config{Roots: []string{realTemp(t)}}, HTTPConfig{AllowOrigins: []string{"https://ok.example"},
 		Mount: map[string]http.Handler{"/extra": extra}})
 	auth := "Bearer " + testToken
+	own := strings.TrimSuffix(strings.TrimPrefix(g.url, "http://"), "/mcp") // 127.0.0.1:port
+	_, port, _ := net.SplitHostPort(own)
 	for _, tt := range []struct {
 		name       string
 		hdr        map[string]string
@@ -149,6 +151,11 @@ func TestHTTPRefusesStrangers(t *testing.T) {
 		{"rebinding host with port", map[string]string{"Authorization": auth, "Host": "evil.example:80"}, http.StatusForbidden, "Host header not allowed"},
 		{"rebinding host without token", map[string]string{"Host": "evil.example"}, http.StatusForbidden, "Host header not allowed"},
 		{"allowed origin", map[string]string{"Authorization": auth, "Origin": "https://ok.example"}, http.StatusOK, ""},
+		{"own origin", map[string]string{"Authorization": auth, "Origin": "http://" + own}, http.StatusOK, ""},
+		{"own origin by name", map[string]string{"Authorization": auth, "Host": "localhost:" + port, "Origin": "http://localhost:" + port}, http.StatusOK, ""},
+		{"loopback origin, other port", map[string]string{"Authorization": auth, "Origin": "http://127.0.0.1:1"}, http.StatusForbidden, "Origin not allowed"},
+		{"own address over https", map[string]string{"Authorization": auth, "Origin": "https://" + own}, http.StatusForbidden, "Origin not allowed"},
+		{"rebinding name as its own origin", map[string]string{"Authorization": auth, "Host": "evil.example:" + port, "Origin": "http://evil.example:" + port}, http.StatusForbidden, "Host header not allowed"},
 		{"localhost host", map[string]string{"Authorization": auth, "Host": "localhost"}, http.StatusOK, ""},
 		{"mounted path without token", map[string]string{"path": "/extra"}, http.StatusUnauthorized, "no bearer token"},
 		{"mounted path, foreign origin", map[string]string{"path": "/extra", "Authorization": auth, "Origin": "https://evil.example"}, http.StatusForbidden, "Origin"},
