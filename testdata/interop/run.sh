@@ -6,6 +6,8 @@
 # The clients are pinned in package.json and package-lock.json here and
 # installed with `npm ci` into $INTEROP_DIR (default /tmp/grove-interop),
 # which is reused while the lock file is unchanged. Needs node, npm and git.
+# The Inspector is @modelcontextprotocol/inspector-cli 1.0.3, the CLI of the
+# Inspector's 1.x line (`inspector --cli`): 2.x needs Node >= 22.19 and CI has 20.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 top="$here/../.."
