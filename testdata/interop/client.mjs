@@ -7,15 +7,17 @@
 // ROOT is an empty directory; the client makes a git repository in it (with
 // the git CLI) and writes files there. Exits non-zero on the first failure.
 //
-// Transports: checks(transport, root) below is transport-agnostic. To add one
-// (grove --http), add an entry to `transports` that returns a connected
-// transport for its command-line arguments, e.g.
+// Transports: checks(transport, root) below does not know which transport it
+// drives. To add one (grove --http), add an entry to `transports` that makes
+// an unconnected transport from its command-line arguments (the last is
+// always ROOT), e.g. with StreamableHTTPClientTransport from
+// "@modelcontextprotocol/sdk/client/streamableHttp.js":
 //
 //	http: (url, token, root) => new StreamableHTTPClientTransport(new URL(url),
 //	  { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
 //
 // and run `node client.mjs http URL TOKEN ROOT` against a grove started with
-// --root ROOT.
+// --root ROOT (run.sh starts it); checks() makes the repository in ROOT.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
