@@ -4,6 +4,7 @@
 // that is not an error: the fixture is built so that each call has something
 // to do (a staged file to commit, a branch to switch to, a line to edit), so an
 // isError here is a schema the client could not fill or a tool that failed.
+// The one exception is listed in expectedErrors, with the error it must give.
 //
 // Usage: node inspector.mjs INSPECTOR_CLI_DIR GROVE_BINARY
 // INSPECTOR_CLI_DIR is the installed @modelcontextprotocol/inspector-cli
@@ -115,6 +116,13 @@ const values = {
   "content": "new content\n",
 };
 
+// The calls whose right answer, on this fixture, is an isError result, with
+// what it must say. git_init without repo_path starts in the one root, which is
+// the fixture repository: making it again must be refused.
+const expectedErrors = {
+  "git_init()": /already a git repository/,
+};
+
 // Optional arguments that only mean something with another one.
 const companions = {
   "git_tag.message": ["name"],
@@ -160,7 +168,9 @@ if (listed.code !== 0 || !listed.result) {
   console.error(`FAIL tools/list: exit ${listed.code}\n${listed.err}\n${listed.out}`);
   process.exit(1);
 }
-const tools = listed.result.tools;
+// INTEROP_TOOLS=a,b limits a run to those tools, for a quick check by hand.
+const only = process.env.INTEROP_TOOLS?.split(",");
+const tools = listed.result.tools.filter((t) => !only || only.includes(t.name));
 
 // One call with the required arguments only, then one per optional argument.
 const calls = [];
@@ -168,10 +178,13 @@ for (const tool of tools) {
   const props = tool.inputSchema.properties ?? {};
   const required = tool.inputSchema.required ?? [];
   const optional = Object.keys(props).filter((a) => !required.includes(a));
-  calls.push({ tool, args: required, label: `${tool.name}(${required.join(", ")})` });
+  const call = (args, why) => {
+    const sig = `${tool.name}(${args.join(", ")})`;
+    calls.push({ tool, args, label: sig + why, wantError: expectedErrors[sig] });
+  };
+  call(required, "");
   for (const arg of optional) {
-    const args = [...new Set([...required, ...(companions[`${tool.name}.${arg}`] ?? []), arg])];
-    calls.push({ tool, args, label: `${tool.name}(${args.join(", ")}) for ${arg}` });
+    call([...new Set([...required, ...(companions[`${tool.name}.${arg}`] ?? []), arg])], ` for ${arg}`);
   }
 }
 
@@ -189,7 +202,9 @@ async function run(call, i) {
   rmSync(root, { recursive: true, force: true });
   if (r.code !== 0 || !r.result) return `exit ${r.code}: ${r.err || r.out}`.slice(0, 600);
   if (!Array.isArray(r.result.content)) return `not a tool result: ${r.out.slice(0, 300)}`;
-  if (r.result.isError) return `isError: ${r.result.content.map((c) => c.text).join(" ").slice(0, 600)}`;
+  const said = r.result.content.map((c) => c.text).join(" ").slice(0, 600);
+  if (call.wantError) return r.result.isError && call.wantError.test(said) ? "" : `want an isError result matching ${call.wantError}, got: ${said}`;
+  if (r.result.isError) return `isError: ${said}`;
   return "";
 }
 
@@ -200,7 +215,8 @@ await Promise.all(Array.from({ length: parallel }, async () => {
     const i = next++;
     let problem;
     try { problem = await run(calls[i], i); } catch (e) { problem = e.message; }
-    console.log(`${problem ? "FAIL" : "ok  "} ${calls[i].label}${problem ? ": " + problem : ""}`);
+    const note = problem ? `: ${problem}` : calls[i].wantError ? " (isError, as expected)" : "";
+    console.log(`${problem ? "FAIL" : "ok  "} ${calls[i].label}${note}`);
     if (problem) failures.push(calls[i].label);
   }
 }));
