@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/grove-mcp/grove/internal/testenv"
 )
 
 // benchGitignore is a realistic top-level .gitignore for the generated tree.
@@ -145,10 +147,11 @@ func BenchmarkIgnored(b *testing.B) {
 	}
 }
 
-// TestMain removes the benchmark tree, which is shared by all benchmarks of
-// one run.
+// TestMain says once that git is missing (the differential tests check the
+// matcher against it), and removes the benchmark tree, which is shared by all
+// benchmarks of one run.
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := testenv.NeedGit(m)
 	if benchTree.dir != "" {
 		os.RemoveAll(benchTree.dir)
 	}

@@ -1,86 +1,206 @@
-// Interop check: the official TypeScript SDK client drives a grove binary over stdio.
-// Usage: node client.mjs /path/to/grove /path/to/root
-// Needs: npm install @modelcontextprotocol/sdk (see run.sh). Exits non-zero on the first failure.
+// Interop check: the official TypeScript SDK client drives a grove binary end
+// to end: initialize, tools, resources (list, read, subscribe with a real file
+// change), a git tool on a repository with history, prompts, completion, and a
+// roots change that must narrow what grove lets the client reach.
+//
+// Usage: node client.mjs stdio GROVE_BINARY ROOT
+// ROOT is an empty directory; the client makes a git repository in it (with
+// the git CLI) and writes files there. Exits non-zero on the first failure.
+//
+// Transports: checks(transport, root) below does not know which transport it
+// drives. To add one (grove --http), add an entry to `transports` that makes
+// an unconnected transport from its command-line arguments (the last is
+// always ROOT), e.g. with StreamableHTTPClientTransport from
+// "@modelcontextprotocol/sdk/client/streamableHttp.js":
+//
+//	http: (url, token, root) => new StreamableHTTPClientTransport(new URL(url),
+//	  { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+//
+// and run `node client.mjs http URL TOKEN ROOT` against a grove started with
+// --root ROOT (run.sh starts it); checks() makes the repository in ROOT.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { mkdirSync, writeFileSync } from "node:fs";
+import {
+  ListRootsRequestSchema, ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
 
-const [bin, root] = process.argv.slice(2);
+const timeoutMs = 10_000; // a notification or a changed scope that takes longer never came
+
 const fail = (msg) => { console.error("FAIL:", msg); process.exit(1); };
 const ok = (msg) => console.log("ok  ", msg);
 
-const client = new Client({ name: "interop", version: "1" }, { capabilities: { roots: { listChanged: true } } });
-client.setRequestHandler((await import("@modelcontextprotocol/sdk/types.js")).ListRootsRequestSchema,
-  async () => ({ roots: [{ uri: pathToFileURL(root).href, name: "root" }] }));
-const updated = [];
-client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updated.push(n.params.uri));
-await client.connect(new StdioClientTransport({ command: bin, args: ["--root", root], stderr: "ignore" }));
-ok(`initialize: ${client.getServerVersion().name} ${client.getServerVersion().version}`);
+// Isolates the git CLI and grove's git_commit from the machine's git config.
+const home = mkdtempSync(join(tmpdir(), "grove-client-home-"));
+const gitEnv = {
+  HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "Ann Author", GIT_AUTHOR_EMAIL: "ann@example.com",
+  GIT_COMMITTER_NAME: "Cid Committer", GIT_COMMITTER_EMAIL: "cid@example.com", TZ: "UTC", LC_ALL: "C",
+};
 
-const tools = (await client.listTools()).tools.map((t) => t.name);
-for (const name of ["list_roots", "read_file", "grep", "git_status", "git_log"]) {
-  if (!tools.includes(name)) fail(`tool ${name} missing from tools/list`);
+const transports = {
+  stdio: (bin, root) => new StdioClientTransport({
+    command: bin, args: ["--root", root], stderr: "ignore",
+    env: { PATH: process.env.PATH, ...gitEnv },
+  }),
+};
+
+// waitFor resolves when pred() holds, polling while events arrive, or fails
+// after timeoutMs with what.
+async function waitFor(what, pred) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await pred()) return;
+    if (Date.now() > deadline) fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }
-ok(`tools/list: ${tools.length} tools`);
 
-const roots = await client.callTool({ name: "list_roots", arguments: {} });
-if (roots.isError || !JSON.stringify(roots.structuredContent).includes(root)) fail(`list_roots: ${JSON.stringify(roots)}`);
-ok("tools/call list_roots with structuredContent");
-
-const file = join(root, "hello.txt");
-writeFileSync(file, "hello\n");
-const uri = pathToFileURL(file).href;
-const read = await client.readResource({ uri });
-if (read.contents[0].text !== "hello\n") fail(`resources/read: ${JSON.stringify(read)}`);
-ok("resources/read text");
-
-// Large answers go around the Go SDK's encoder (server/carry.go): a 300 KiB
-// file with quotes, tabs, non-ASCII and U+2028, by resource and by tool, and a
-// 500-entry directory's structured listing.
-const bigText = Array.from({ length: 6000 }, (_, i) => `line ${i}: "quoted" \\ tab\t<tag> é 🎉 \u2028\n`).join("");
-const big = join(root, "big.txt");
-writeFileSync(big, bigText);
-const bigRead = await client.readResource({ uri: pathToFileURL(big).href });
-if (bigRead.contents[0].text !== bigText) fail(`resources/read of a large file: ${bigRead.contents[0].text?.length} chars`);
-const bigTool = await client.callTool({ name: "read_file", arguments: { path: big } });
-if (bigTool.isError || !bigTool.content[0].text.endsWith("\n" + bigText)) fail("read_file of a large file differs");
-mkdirSync(join(root, "many"));
-for (let i = 0; i < 500; i++) writeFileSync(join(root, "many", `f${i}.txt`), "x");
-const many = await client.callTool({ name: "list_directory", arguments: { path: join(root, "many") } });
-if (many.isError || many.structuredContent.entries.length !== 500) fail(`list_directory of 500: ${JSON.stringify(many).slice(0, 300)}`);
-ok("large answers (resources/read, read_file, list_directory structuredContent)");
-
-const list = await client.listResources();
-if (!list.resources.some((r) => r.uri === uri)) fail(`resources/list lacks ${uri}`);
-ok(`resources/list: ${list.resources.length} resources`);
-
-try {
-  await client.readResource({ uri: "file:///etc/passwd" });
-  fail("resources/read outside the root succeeded");
-} catch (e) { ok(`resources/read outside refused: ${e.code}`); }
-
-await client.subscribeResource({ uri });
-writeFileSync(file, "changed\n");
-for (let i = 0; i < 100 && !updated.includes(uri); i++) await new Promise((r) => setTimeout(r, 50));
-if (!updated.includes(uri)) fail("no notifications/resources/updated after a write");
-ok("resources/subscribe then updated notification");
-
-const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
-for (const name of ["review_changes", "review_commit", "review_file", "commit_message", "explain_history"]) {
-  if (!prompts.includes(name)) fail(`prompt ${name} missing`);
+// repository makes root a git repository with two commits and leaves one
+// file modified.
+function repository(root) {
+  const git = (...args) => execFileSync("git", args, { cwd: root, env: { ...process.env, ...gitEnv } });
+  git("init", "-q", "-b", "main");
+  mkdirSync(join(root, "sub"));
+  writeFileSync(join(root, "sub", "inner.txt"), "inner\n");
+  writeFileSync(join(root, "app.txt"), "version one\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "first commit");
+  writeFileSync(join(root, "app.txt"), "version two\n");
+  git("commit", "-q", "-am", "second commit");
+  writeFileSync(join(root, "app.txt"), "version three, not committed\n");
 }
-ok("prompts/list");
 
-const file2 = await client.getPrompt({ name: "review_file", arguments: { path: file } });
-if (!JSON.stringify(file2.messages).includes("changed")) fail(`review_file: ${JSON.stringify(file2)}`);
-ok("prompts/get review_file embeds the file");
+async function checks(transport, root) {
+  repository(root);
+  // The client's roots: first the whole root, later only root/sub.
+  let clientRoots = [{ uri: pathToFileURL(root).href, name: "root" }];
+  const client = new Client({ name: "interop", version: "1" }, { capabilities: { roots: { listChanged: true } } });
+  let rootsAsked = 0;
+  client.setRequestHandler(ListRootsRequestSchema, async () => {
+    rootsAsked++;
+    return { roots: clientRoots };
+  });
+  const updated = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updated.push(n.params.uri));
+  await client.connect(transport);
+  ok(`initialize: ${client.getServerVersion().name} ${client.getServerVersion().version}`);
 
-const comp = await client.complete({ ref: { type: "ref/resource", uri: "file:///{+path}" }, argument: { name: "path", value: root + "/he" } });
-if (!comp.completion.values.some((v) => v.includes("hello.txt"))) fail(`completion: ${JSON.stringify(comp)}`);
-ok("completion/complete of a path");
+  const tools = (await client.listTools()).tools.map((t) => t.name);
+  for (const name of ["list_roots", "read_file", "grep", "git_status", "git_log"]) {
+    if (!tools.includes(name)) fail(`tool ${name} missing from tools/list`);
+  }
+  ok(`tools/list: ${tools.length} tools`);
 
-await client.close();
-console.log("interop: all checks passed");
+  const roots = await client.callTool({ name: "list_roots", arguments: {} });
+  if (roots.isError || !JSON.stringify(roots.structuredContent).includes(root)) fail(`list_roots: ${JSON.stringify(roots)}`);
+  ok("tools/call list_roots with structuredContent");
+
+  const file = join(root, "hello.txt");
+  writeFileSync(file, "hello\n");
+  const uri = pathToFileURL(file).href;
+  const read = await client.readResource({ uri });
+  if (read.contents[0].text !== "hello\n") fail(`resources/read: ${JSON.stringify(read)}`);
+  ok("resources/read text");
+
+  await largeAnswers(client, root);
+
+  const list = await client.listResources();
+  if (!list.resources.some((r) => r.uri === uri)) fail(`resources/list lacks ${uri}`);
+  ok(`resources/list: ${list.resources.length} resources`);
+
+  try {
+    await client.readResource({ uri: "file:///etc/passwd" });
+    fail("resources/read outside the root succeeded");
+  } catch (e) { ok(`resources/read outside refused: ${e.code}`); }
+
+  await client.subscribeResource({ uri });
+  writeFileSync(file, "changed\n");
+  await waitFor("notifications/resources/updated after a write", () => updated.includes(uri));
+  ok("resources/subscribe, a real write, then notifications/resources/updated");
+
+  await gitTools(client);
+  await prompts(client, file);
+
+  const comp = await client.complete({ ref: { type: "ref/resource", uri: "file:///{+path}" }, argument: { name: "path", value: root + "/he" } });
+  if (!comp.completion.values.some((v) => v.includes("hello.txt"))) fail(`completion: ${JSON.stringify(comp)}`);
+  ok("completion/complete of a path");
+
+  // Roots change: the client narrows its roots to root/sub and says so;
+  // grove asks again and from then on reaches only root/sub.
+  const asked = rootsAsked;
+  clientRoots = [{ uri: pathToFileURL(join(root, "sub")).href, name: "sub" }];
+  await client.sendRootsListChanged();
+  await waitFor("list_roots to show only root/sub after roots/list_changed", async () => {
+    const r = await client.callTool({ name: "list_roots", arguments: {} });
+    const paths = (r.structuredContent?.roots ?? []).map((x) => x.path);
+    return paths.length === 1 && paths[0] === join(root, "sub");
+  });
+  if (rootsAsked === asked) fail("grove never asked roots/list again after roots/list_changed");
+  const inside = await client.callTool({ name: "read_file", arguments: { path: join(root, "sub", "inner.txt") } });
+  if (inside.isError) fail(`read_file inside the narrowed root: ${JSON.stringify(inside)}`);
+  const outside = await client.callTool({ name: "read_file", arguments: { path: file } });
+  if (!outside.isError) fail(`read_file outside the narrowed root succeeded: ${JSON.stringify(outside).slice(0, 300)}`);
+  const grep = await client.callTool({ name: "grep", arguments: { pattern: "changed|inner", path: join(root, "sub") } });
+  if (grep.isError || JSON.stringify(grep.content).includes("hello.txt")) fail(`grep after narrowing: ${JSON.stringify(grep)}`);
+  ok("roots/list_changed narrowed the scope to root/sub (list_roots, read_file in and out, grep)");
+
+  await client.close();
+}
+
+// largeAnswers: large answers go around the Go SDK's encoder
+// (server/carry.go): a 300 KiB file with quotes, tabs, non-ASCII and U+2028,
+// by resource and by tool, and a 500-entry directory's structured listing.
+async function largeAnswers(client, root) {
+  const bigText = Array.from({ length: 6000 }, (_, i) => `line ${i}: "quoted" \\ tab\t<tag> é 🎉 \u2028\n`).join("");
+  const big = join(root, "big.txt");
+  writeFileSync(big, bigText);
+  const bigRead = await client.readResource({ uri: pathToFileURL(big).href });
+  if (bigRead.contents[0].text !== bigText) fail(`resources/read of a large file: ${bigRead.contents[0].text?.length} chars`);
+  const bigTool = await client.callTool({ name: "read_file", arguments: { path: big } });
+  if (bigTool.isError || !bigTool.content[0].text.endsWith("\n" + bigText)) fail("read_file of a large file differs");
+  mkdirSync(join(root, "many"));
+  for (let i = 0; i < 500; i++) writeFileSync(join(root, "many", `f${i}.txt`), "x");
+  const many = await client.callTool({ name: "list_directory", arguments: { path: join(root, "many") } });
+  if (many.isError || many.structuredContent.entries.length !== 500) fail(`list_directory of 500: ${JSON.stringify(many).slice(0, 300)}`);
+  ok("large answers (resources/read, read_file, list_directory structuredContent)");
+}
+
+async function gitTools(client) {
+  const text = (r) => r.content.map((c) => c.text ?? "").join("\n");
+  const log = await client.callTool({ name: "git_log", arguments: {} });
+  if (log.isError || !/second commit[\s\S]*first commit/.test(text(log))) fail(`git_log: ${JSON.stringify(log)}`);
+  const status = await client.callTool({ name: "git_status", arguments: {} });
+  if (status.isError || !/ M app\.txt/.test(text(status)) || !/\?\? hello\.txt/.test(text(status))) {
+    fail(`git_status: ${JSON.stringify(status)}`);
+  }
+  const diff = await client.callTool({ name: "git_diff", arguments: {} });
+  if (diff.isError || !text(diff).includes("+version three, not committed")) fail(`git_diff: ${JSON.stringify(diff)}`);
+  ok("git_log (two commits), git_status (modified and untracked), git_diff (the edit)");
+}
+
+async function prompts(client, file) {
+  const names = (await client.listPrompts()).prompts.map((p) => p.name);
+  for (const name of ["review_changes", "review_commit", "review_file", "commit_message", "explain_history"]) {
+    if (!names.includes(name)) fail(`prompt ${name} missing`);
+  }
+  ok("prompts/list");
+  const reviewFile = await client.getPrompt({ name: "review_file", arguments: { path: file } });
+  if (!JSON.stringify(reviewFile.messages).includes("changed")) fail(`review_file: ${JSON.stringify(reviewFile)}`);
+  const review = await client.getPrompt({ name: "review_changes", arguments: {} });
+  if (!JSON.stringify(review.messages).includes("version three, not committed")) fail(`review_changes: ${JSON.stringify(review).slice(0, 500)}`);
+  ok("prompts/get review_file and review_changes embed the file and the diff");
+}
+
+const [kind, ...args] = process.argv.slice(2);
+if (!transports[kind] || args.length < 2) {
+  console.error(`usage: node client.mjs ${Object.keys(transports).join("|")} ARGS... ROOT`);
+  process.exit(2);
+}
+const root = args[args.length - 1];
+await checks(transports[kind](...args), root);
+console.log(`interop (${kind}): all checks passed`);

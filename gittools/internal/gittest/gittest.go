@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/internal/testenv"
 	"github.com/grove-mcp/grove/roots"
 )
 
@@ -41,12 +42,13 @@ type Fixture struct {
 	Tick int    // advances commit dates so the order is deterministic
 }
 
-// New makes an empty repository on branch main, or skips the test when the
-// git CLI is missing.
+// New makes an empty repository on branch main. Without the git CLI it fails
+// the test: a package that uses New checks for git once in its TestMain
+// (testenv.NeedGit), so this only catches one that forgot.
 func New(t testing.TB) *Fixture {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git CLI not available for the oracle")
+		t.Fatal(testenv.GitMissing)
 	}
 	base, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
