@@ -45,6 +45,7 @@ func (w *Watcher) SetRoots(paths []string) error {
 	for d := range w.dirs {
 		if !w.covered(d) {
 			w.dropOne(d) // one by one: a directory below d may be a root itself
+			w.loseFeeds(d)
 			dropped = true
 		}
 	}

@@ -123,6 +123,11 @@ type Watcher struct {
 	// degraded change, so that Status never waits for a walk holding mu.
 	published atomic.Pointer[Status]
 	warned    bool // the degraded warning was logged (once per Watcher)
+
+	feeds     map[*Feed]struct{}       // see Subscribe
+	cookieDir string                   // see barrier; "" until the first Sync
+	cookies   map[string]chan struct{} // cookie path -> closed once its event is handled
+	cookieSeq uint64
 }
 
 // New starts a Watcher with no roots. Close it to release the inotify instance and its goroutines.
@@ -196,6 +201,9 @@ func (w *Watcher) Close() error {
 		w.mu.Unlock()
 		w.closeErr = w.fsn.Close()
 		w.wg.Wait()
+		w.mu.Lock()
+		w.resetCookies()
+		w.mu.Unlock()
 	})
 	return w.closeErr
 }

@@ -1,0 +1,241 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// A Feed tells one consumer which paths below a directory had events since it last asked, for state
+// kept up to date incrementally (git status): [Feed.Sync] returns the paths and clears them. Unlike
+// batches, a feed is not debounced, not filtered by [Options.Ignore], and reports attribute changes
+// (chmod) too. When events may have been missed (the kernel queue overflowed, the Watcher is degraded or
+// closed, a watch below the directory was dropped by SetRoots, the feed is new), Sync says so and the
+// consumer must look at everything again.
+//
+//	f := w.Subscribe("/home/me/project")
+//	defer f.Close()
+//	ch, err := f.Sync(ctx) // every change made before the call is in ch, or ch.Lost is set
+type Feed struct {
+	w   *Watcher
+	dir string
+
+	// guarded by w.mu
+	paths set
+	lost  bool
+}
+
+// Changes is what [Feed.Sync] returns.
+type Changes struct {
+	Paths []string // absolute paths below the feed's directory with an event, sorted
+	// Lost reports that events may have been missed since the last Sync: the consumer must treat every
+	// path below the directory as changed.
+	Lost bool
+}
+
+// maxFeedPaths bounds the paths a feed holds between two Syncs (about 100 bytes each); past it the
+// feed is lost, which costs its consumer one full look instead of memory.
+const maxFeedPaths = 1 << 16
+
+// SyncTimeout bounds how long Sync waits for the Watcher to catch up with the file system. Events take
+// well under a millisecond from the kernel to the Watcher; a Watcher busy adding watches for a large new
+// tree can take longer, and then Sync reports Lost rather than making its caller wait.
+var SyncTimeout = 2 * time.Second
+
+// Subscribe returns a feed of the changes below dir (absolute, clean). Its first Sync reports Lost.
+// Close it when done.
+func (w *Watcher) Subscribe(dir string) *Feed {
+	f := &Feed{w: w, dir: filepath.Clean(dir), lost: true}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.feeds == nil {
+		w.feeds = make(map[*Feed]struct{})
+	}
+	w.feeds[f] = struct{}{}
+	return f
+}
+
+// Close ends the feed.
+func (f *Feed) Close() {
+	f.w.mu.Lock()
+	defer f.w.mu.Unlock()
+	delete(f.w.feeds, f)
+	f.paths, f.lost = nil, true
+}
+
+// Sync waits until the Watcher has seen every event the kernel queued before the call (a barrier: see
+// cookie), then returns the paths collected since the previous Sync and forgets them. It reports Lost
+// when the barrier could not be passed in time, and fails only when ctx is done.
+func (f *Feed) Sync(ctx context.Context) (Changes, error) {
+	if err := ctx.Err(); err != nil {
+		return Changes{}, err
+	}
+	synced := f.w.barrier(ctx)
+	if err := ctx.Err(); err != nil {
+		return Changes{}, err
+	}
+	w := f.w
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, subscribed := w.feeds[f]
+	ch := Changes{Paths: f.paths.sorted(), Lost: f.lost || !synced || !subscribed || w.closed || w.degraded != ""}
+	if dw := w.dirs[f.dir]; dw == nil || !dw.tree {
+		ch.Lost = true // the directory itself is not watched
+	}
+	f.paths, f.lost = nil, false
+	return ch, nil
+}
+
+// Cover makes sure each of dirs (absolute directories below the feed's) is watched as part of a tree,
+// adding the watches that are missing. It reports whether all of them were watched already: a consumer
+// that listed them before calling may have missed changes in the ones added, and should look again.
+// Watches are only added inside directory roots.
+func (f *Feed) Cover(dirs []string) bool {
+	w := f.w
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return false
+	}
+	all := true
+	for _, d := range dirs {
+		if dw := w.dirs[d]; dw != nil && dw.tree {
+			continue
+		}
+		all = false
+		if !within(d, f.dir) || !w.underDirRoot(d) {
+			continue
+		}
+		dw, err := w.watchDir(d, false)
+		if err != nil {
+			w.addFailed(d, err)
+			continue
+		}
+		dw.tree = true
+	}
+	return all
+}
+
+// record adds the path of an event to the feeds below which it lies. w.mu must be held.
+func (w *Watcher) record(p string) {
+	for f := range w.feeds {
+		if f.lost || !within(p, f.dir) {
+			continue
+		}
+		if len(f.paths) >= maxFeedPaths {
+			f.paths, f.lost = nil, true
+			continue
+		}
+		f.paths.add(p)
+	}
+}
+
+// loseFeeds marks the feeds below which dir lies (all of them for "") lost. w.mu must be held.
+func (w *Watcher) loseFeeds(dir string) {
+	for f := range w.feeds {
+		if dir == "" || within(dir, f.dir) || within(f.dir, dir) {
+			f.paths, f.lost = nil, true
+		}
+	}
+}
+
+// The barrier is a cookie, as git's fsmonitor protocol uses: Sync creates a file in a directory of
+// grove's own (a temporary directory outside the roots, so nothing is written to the user's tree or
+// .git, and --read-only holds) that the Watcher also watches, and waits until the Watcher handles its
+// event. inotify queues the events of one instance in order and fsnotify reads them with one goroutine
+// that sends each (events and errors alike, on unbuffered channels) before reading the next, and drain
+// and process keep that order: once the cookie's event is handled, every event queued before it has been,
+// and an overflow queued before it has marked the feeds lost.
+
+// barrier creates a cookie and waits for its event; false if that failed or took longer than
+// SyncTimeout.
+func (w *Watcher) barrier(ctx context.Context) bool {
+	name, seen, ok := w.newCookie()
+	if !ok {
+		return false
+	}
+	defer w.dropCookie(name)
+	fh, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		w.mu.Lock()
+		w.resetCookies() // the directory was removed behind our back: make a new one next time
+		w.mu.Unlock()
+		return false
+	}
+	fh.Close()
+	t := time.NewTimer(SyncTimeout)
+	defer t.Stop()
+	select {
+	case <-seen:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	case <-w.stop:
+	}
+	return false
+}
+
+// newCookie registers the next cookie's path, making and watching the cookie directory the first time.
+func (w *Watcher) newCookie() (name string, seen chan struct{}, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return "", nil, false
+	}
+	if w.cookieDir == "" {
+		dir, err := os.MkdirTemp("", "grove-sync-")
+		if err != nil {
+			w.log.Debug("no directory for sync cookies", "err", err)
+			return "", nil, false
+		}
+		if err := w.fsn.Add(dir); err != nil {
+			os.Remove(dir)
+			w.log.Debug("watching the sync cookie directory", "err", err)
+			return "", nil, false
+		}
+		w.cookieDir, w.cookies = dir, make(map[string]chan struct{})
+	}
+	w.cookieSeq++
+	name = filepath.Join(w.cookieDir, strconv.FormatUint(w.cookieSeq, 10))
+	seen = make(chan struct{})
+	w.cookies[name] = seen
+	return name, seen, true
+}
+
+func (w *Watcher) dropCookie(name string) {
+	os.Remove(name)
+	w.mu.Lock()
+	delete(w.cookies, name)
+	w.mu.Unlock()
+}
+
+// cookie handles an event in the cookie directory: a cookie's creation is remembered in seen, to be
+// released once the events before it are applied. w.mu must be held.
+func (w *Watcher) cookie(ev fsnotify.Event, seen *[]chan struct{}) {
+	if ch, ok := w.cookies[filepath.Clean(ev.Name)]; ok && ev.Has(fsnotify.Create) {
+		*seen = append(*seen, ch)
+		delete(w.cookies, filepath.Clean(ev.Name))
+	}
+}
+
+// isCookie reports whether p is in the cookie directory. w.mu must be held.
+func (w *Watcher) isCookie(p string) bool {
+	return w.cookieDir != "" && filepath.Dir(p) == w.cookieDir
+}
+
+// resetCookies forgets the cookie directory, removing it; waiting Syncs time out. w.mu must be held.
+func (w *Watcher) resetCookies() {
+	if w.cookieDir == "" {
+		return
+	}
+	_ = w.fsn.Remove(w.cookieDir)
+	if err := os.RemoveAll(w.cookieDir); err != nil && !errors.Is(err, os.ErrNotExist) {
+		w.log.Debug("removing the sync cookie directory", "err", err)
+	}
+	w.cookieDir, w.cookies = "", nil
+}
