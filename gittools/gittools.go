@@ -77,6 +77,7 @@ type Repos struct {
 	log  *slog.Logger
 	stop chan struct{} // closed by Close: background work stops
 	wg   sync.WaitGroup
+	warm warmStates // git_status's state per repository, kept up to date from a ChangeFeed (status.go)
 
 	mu     sync.Mutex // guards the fields below
 	repos  map[string]*repo.Repo
@@ -116,6 +117,7 @@ func (r *Repos) Close() error {
 	r.repos = nil
 	r.mu.Unlock()
 	r.wg.Wait()
+	r.warm.close()
 	var first error
 	for _, rp := range repos {
 		rp.Mu.Lock()
