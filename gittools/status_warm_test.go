@@ -25,7 +25,9 @@ import (
 // watcherFeed adapts a watch.Watcher as the server does.
 type watcherFeed struct{ w *watch.Watcher }
 
-func (f watcherFeed) Watch(worktree string) WorktreeChanges { return watcherChanges{f.w.Subscribe(worktree)} }
+func (f watcherFeed) Watch(worktree string) WorktreeChanges {
+	return watcherChanges{f.w.Subscribe(worktree)}
+}
 
 type watcherChanges struct{ f *watch.Feed }
 
