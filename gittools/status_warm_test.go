@@ -278,3 +278,109 @@ func listTree(t *testing.T, dir string) (files, dirs []string) {
 	slices.Sort(dirs)
 	return files, dirs
 }
+
+// TestWarmStatusScenarios replays sequences that the random test reaches rarely, each step followed by
+// a warm status compared with git's.
+func TestWarmStatusScenarios(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		setup []string // files of the first commit, as pairs for fixture.write
+		steps []func(f *fixture)
+	}{
+		{
+			// No event names t/.gitignore: the matcher's cached rules for t must go.
+			name:  "directory with its own .gitignore moved over a tracked one",
+			setup: []string{"t/.gitignore", "*.log\n", "t/a.txt", "a\n"},
+			steps: []func(f *fixture){
+				func(f *fixture) { f.write("t/x.log", "ignored\n", "t3/.gitignore", "\n", "t3/y.log", "not ignored\n") },
+				func(f *fixture) { mustRename(f, "t", "t2"); mustRename(f, "t3", "t") },
+			},
+		},
+		{
+			// build/ was ignored when the watcher walked the tree, so it is not watched: its content
+			// must be probed, not trusted.
+			name:  "unignored directory that is not watched",
+			setup: []string{".gitignore", "build/\n", "a.txt", "a\n", "build/keep.txt", "k\n"},
+			steps: []func(f *fixture){
+				func(f *fixture) { f.write(".gitignore", "\n") },
+				func(f *fixture) { mustRemove(f, "build/keep.txt") },
+				func(f *fixture) { f.write("build/deep/again.txt", "again\n") },
+			},
+		},
+		{
+			// A tracked file in an ignored, unwatched directory: the directory holds tracked files now
+			// and must be watched.
+			name:  "file added by force in an ignored directory",
+			setup: []string{".gitignore", "build/\n", "a.txt", "a\n", "build/x.txt", "x\n"},
+			steps: []func(f *fixture){
+				func(f *fixture) { f.git("add", "-f", "build/x.txt") },
+				func(f *fixture) { f.write("build/x.txt", "changed\n") },
+				func(f *fixture) { f.write("build/x.txt", "changed again, longer\n") },
+				func(f *fixture) { f.write("build/new.txt", "ignored\n") },
+			},
+		},
+		{
+			name:  "staging splits an untracked directory, unstaging collapses it",
+			setup: []string{"a.txt", "a\n"},
+			steps: []func(f *fixture){
+				func(f *fixture) { f.write("u/v/w.txt", "w\n", "u/x.txt", "x\n") },
+				func(f *fixture) { f.git("add", "u/v/w.txt") },
+				func(f *fixture) { f.git("rm", "-q", "--cached", "u/v/w.txt") },
+			},
+		},
+		{
+			name:  "file replaced by a directory and back",
+			setup: []string{"a.txt", "a\n", "p", "file\n"},
+			steps: []func(f *fixture){
+				func(f *fixture) { mustRemove(f, "p"); f.write("p/inner.txt", "i\n") },
+				func(f *fixture) { mustRemoveAll(f, "p"); f.write("p", "file again\n") },
+			},
+		},
+		{
+			name:  "info/exclude edited",
+			setup: []string{"a.txt", "a\n"},
+			steps: []func(f *fixture){
+				func(f *fixture) { f.write("notes.md", "n\n") },
+				func(f *fixture) { f.write(".git/info/exclude", "*.md\n") },
+				func(f *fixture) { f.write(".git/info/exclude", "\n") },
+			},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.write(tt.setup...)
+			f.commit("initial")
+			r, sc := watchFixture(t, f)
+			if diff := cmp.Diff(gitStatus(f), warmLines(t, r, sc)); diff != "" {
+				t.Fatalf("before any step (-git +grove):\n%s", diff)
+			}
+			for i, step := range tt.steps {
+				step(f)
+				if diff := cmp.Diff(gitStatus(f), warmLines(t, r, sc)); diff != "" {
+					t.Fatalf("step %d (-git +grove):\n%s", i, diff)
+				}
+			}
+		})
+	}
+}
+
+func mustRename(f *fixture, from, to string) {
+	f.t.Helper()
+	if err := os.Rename(filepath.Join(f.dir, from), filepath.Join(f.dir, to)); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func mustRemove(f *fixture, rel string) {
+	f.t.Helper()
+	if err := os.Remove(filepath.Join(f.dir, filepath.FromSlash(rel))); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func mustRemoveAll(f *fixture, rel string) {
+	f.t.Helper()
+	if err := os.RemoveAll(filepath.Join(f.dir, filepath.FromSlash(rel))); err != nil {
+		f.t.Fatal(err)
+	}
+}

@@ -11,8 +11,6 @@ import (
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-
 	"github.com/grove-mcp/grove/ignore"
 )
 
@@ -137,7 +135,7 @@ const progressEvery = 5000
 
 // What the walk does with a directory it meets (not ignored).
 const (
-	dirSkipped  = iota // a submodule: not compared (gap: dirty submodules show clean)
+	dirSkipped  = iota // a submodule, or a tracked file that is a directory now
 	dirTracked         // holds tracked files: entered
 	dirListed          // untracked, with a non-ignored file somewhere below: listed as "dir/"
 	dirUnlisted        // untracked, empty or wholly ignored: not listed
@@ -145,7 +143,9 @@ const (
 
 // dirKind decides what the walk does with directory rel.
 func dirKind(rp *repo.Repo, idx *gitfmt.Index, m *ignore.Matcher, dirs map[string]bool, rel string) int {
-	if i, ok := idx.ByName[rel]; ok && idx.Entries[i].Mode == filemode.Submodule {
+	if _, ok := idx.ByName[rel]; ok {
+		// A submodule (not compared: dirty submodules show clean), or a tracked file that is a directory
+		// now: git lists neither it nor what it holds as untracked (only -uall lists its files).
 		return dirSkipped
 	}
 	if dirs[rel] {

@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 	"github.com/grove-mcp/grove/ignore"
@@ -265,13 +263,14 @@ func (u *warmUpdate) file(p string, mode fs.FileMode) {
 	u.w.untracked[p] = true
 }
 
-// dir handles p, a directory holding no tracked file: an edge, unless ignored or a submodule.
+// dir handles p, a directory holding no tracked file: an edge, unless ignored or tracked as a file or
+// submodule.
 func (u *warmUpdate) dir(p string) {
 	if u.m.Ignored(p, true) {
 		return
 	}
-	if i, ok := u.idx.ByName[p]; ok && u.idx.Entries[i].Mode == filemode.Submodule {
-		return
+	if _, ok := u.idx.ByName[p]; ok {
+		return // see dirKind
 	}
 	u.probe(p)
 }
