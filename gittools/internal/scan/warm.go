@@ -43,6 +43,7 @@ type Warm struct {
 	edges  map[string]bool
 	ignore ignoreStamp
 	full   bool
+	staged *stagedState // see Staged
 }
 
 // NewWarm returns an empty state fed by feed; its first Worktree scans fully.

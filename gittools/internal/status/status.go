@@ -72,7 +72,12 @@ func Of(rp *repo.Repo, ctx context.Context, warm *scan.Warm, progress func(int))
 	if err != nil {
 		return out, err
 	}
-	staged, err := scan.Staged(rp, ctx, idx)
+	var staged map[string]byte
+	if warm != nil {
+		staged, err = warm.Staged(rp, ctx, idx)
+	} else {
+		staged, err = scan.Staged(rp, ctx, idx)
+	}
 	if err != nil {
 		return out, err
 	}
