@@ -101,7 +101,7 @@ func warmOf(t testing.TB, r *Repos) *scan.Warm {
 // warmSteps is how many random changes TestWarmStatusMatchesGit makes per seed; GROVE_WARM_STEPS
 // raises it (and GROVE_WARM_SEEDS the seeds) for a longer run.
 func warmSteps(t *testing.T) (steps, seeds int) {
-	steps, seeds = 60, 3
+	steps, seeds = 50, 2
 	if testing.Short() {
 		steps, seeds = 20, 1
 	}

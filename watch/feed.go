@@ -16,7 +16,11 @@ import (
 // batches, a feed is not debounced, not filtered by [Options.Ignore], and reports attribute changes
 // (chmod) too. When events may have been missed (the kernel queue overflowed, the Watcher is degraded or
 // closed, a watch below the directory was dropped by SetRoots, the feed is new), Sync says so and the
-// consumer must look at everything again.
+// consumer must look at everything again. Sync does not check that the directory is watched: the
+// consumer calls [Feed.Cover] with the directories it depends on after looking at everything.
+//
+// Neither Sync nor Cover waits for a walk of the Watcher's (a new root, a rescan), which holds its lock:
+// Sync skips the barrier when the feed is lost anyway, and Cover reports false during a walk.
 //
 //	f := w.Subscribe("/home/me/project")
 //	defer f.Close()
@@ -25,7 +29,7 @@ type Feed struct {
 	w   *Watcher
 	dir string
 
-	// guarded by w.mu
+	// guarded by w.feedMu
 	paths set
 	lost  bool
 }
@@ -51,8 +55,8 @@ var SyncTimeout = 2 * time.Second
 // Close it when done.
 func (w *Watcher) Subscribe(dir string) *Feed {
 	f := &Feed{w: w, dir: filepath.Clean(dir), lost: true}
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.feedMu.Lock()
+	defer w.feedMu.Unlock()
 	if w.feeds == nil {
 		w.feeds = make(map[*Feed]struct{})
 	}
@@ -62,8 +66,8 @@ func (w *Watcher) Subscribe(dir string) *Feed {
 
 // Close ends the feed.
 func (f *Feed) Close() {
-	f.w.mu.Lock()
-	defer f.w.mu.Unlock()
+	f.w.feedMu.Lock()
+	defer f.w.feedMu.Unlock()
 	delete(f.w.feeds, f)
 	f.paths, f.lost = nil, true
 }
@@ -75,28 +79,47 @@ func (f *Feed) Sync(ctx context.Context) (Changes, error) {
 	if err := ctx.Err(); err != nil {
 		return Changes{}, err
 	}
-	synced := f.w.barrier(ctx)
+	synced := f.lostNow() || f.w.barrier(ctx) // a lost feed needs no barrier: everything is looked at
 	if err := ctx.Err(); err != nil {
 		return Changes{}, err
 	}
 	w := f.w
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	w.feedMu.Lock()
+	defer w.feedMu.Unlock()
 	_, subscribed := w.feeds[f]
-	ch := Changes{Paths: f.paths.sorted(), Lost: f.lost || !synced || !subscribed || w.closed || w.degraded != ""}
-	if dw := w.dirs[f.dir]; dw == nil || !dw.tree {
-		ch.Lost = true // the directory itself is not watched
-	}
+	ch := Changes{Paths: f.paths.sorted(), Lost: f.lost || !synced || !subscribed || w.stopped() || w.degradedNow()}
 	f.paths, f.lost = nil, false
+	if ch.Lost {
+		ch.Paths = nil
+	}
 	return ch, nil
+}
+
+// degradedNow reports whether some directory could not be watched, without waiting for w.mu.
+func (w *Watcher) degradedNow() bool {
+	p := w.published.Load()
+	return p != nil && p.Degraded
+}
+
+// lostNow reports whether the feed has lost events already, or will report it.
+func (f *Feed) lostNow() bool {
+	w := f.w
+	w.feedMu.Lock()
+	defer w.feedMu.Unlock()
+	_, subscribed := w.feeds[f]
+	return f.lost || !subscribed || w.stopped()
 }
 
 // Cover makes sure each of dirs (absolute directories below the feed's) is watched as part of a tree,
 // adding the watches that are missing. It reports whether all of them were watched already: a consumer
 // that listed them before calling may have missed changes in the ones added, and should look again.
-// Watches are only added inside directory roots.
+// Watches are only added inside directory roots. It reports false without waiting when the Watcher is
+// walking a tree (a new root, a rescan, a large new directory).
 func (f *Feed) Cover(dirs []string) bool {
 	w := f.w
+	if w.walking.Load() {
+		return false
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.closed {
@@ -121,8 +144,10 @@ func (f *Feed) Cover(dirs []string) bool {
 	return all
 }
 
-// record adds the path of an event to the feeds below which it lies. w.mu must be held.
+// record adds the path of an event to the feeds below which it lies.
 func (w *Watcher) record(p string) {
+	w.feedMu.Lock()
+	defer w.feedMu.Unlock()
 	for f := range w.feeds {
 		if f.lost || !within(p, f.dir) {
 			continue
@@ -135,8 +160,10 @@ func (w *Watcher) record(p string) {
 	}
 }
 
-// loseFeeds marks the feeds below which dir lies (all of them for "") lost. w.mu must be held.
+// loseFeeds marks the feeds below which dir lies (all of them for "") lost.
 func (w *Watcher) loseFeeds(dir string) {
+	w.feedMu.Lock()
+	defer w.feedMu.Unlock()
 	for f := range w.feeds {
 		if dir == "" || within(dir, f.dir) || within(f.dir, dir) {
 			f.paths, f.lost = nil, true
@@ -162,9 +189,9 @@ func (w *Watcher) barrier(ctx context.Context) bool {
 	defer w.dropCookie(name)
 	fh, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
-		w.mu.Lock()
+		w.feedMu.Lock()
 		w.resetCookies() // the directory was removed behind our back: make a new one next time
-		w.mu.Unlock()
+		w.feedMu.Unlock()
 		return false
 	}
 	fh.Close()
@@ -182,9 +209,9 @@ func (w *Watcher) barrier(ctx context.Context) bool {
 
 // newCookie registers the next cookie's path, making and watching the cookie directory the first time.
 func (w *Watcher) newCookie() (name string, seen chan struct{}, ok bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
+	w.feedMu.Lock()
+	defer w.feedMu.Unlock()
+	if w.stopped() {
 		return "", nil, false
 	}
 	if w.cookieDir == "" {
@@ -209,26 +236,30 @@ func (w *Watcher) newCookie() (name string, seen chan struct{}, ok bool) {
 
 func (w *Watcher) dropCookie(name string) {
 	os.Remove(name)
-	w.mu.Lock()
+	w.feedMu.Lock()
 	delete(w.cookies, name)
-	w.mu.Unlock()
+	w.feedMu.Unlock()
 }
 
 // cookie handles an event in the cookie directory: a cookie's creation is remembered in seen, to be
-// released once the events before it are applied. w.mu must be held.
+// released once the events before it are applied.
 func (w *Watcher) cookie(ev fsnotify.Event, seen *[]chan struct{}) {
+	w.feedMu.Lock()
+	defer w.feedMu.Unlock()
 	if ch, ok := w.cookies[filepath.Clean(ev.Name)]; ok && ev.Has(fsnotify.Create) {
 		*seen = append(*seen, ch)
 		delete(w.cookies, filepath.Clean(ev.Name))
 	}
 }
 
-// isCookie reports whether p is in the cookie directory. w.mu must be held.
+// isCookie reports whether p is in the cookie directory.
 func (w *Watcher) isCookie(p string) bool {
+	w.feedMu.Lock()
+	defer w.feedMu.Unlock()
 	return w.cookieDir != "" && filepath.Dir(p) == w.cookieDir
 }
 
-// resetCookies forgets the cookie directory, removing it; waiting Syncs time out. w.mu must be held.
+// resetCookies forgets the cookie directory, removing it; waiting Syncs time out. w.feedMu must be held.
 func (w *Watcher) resetCookies() {
 	if w.cookieDir == "" {
 		return

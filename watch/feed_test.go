@@ -85,8 +85,7 @@ func TestFeedLostOnOverflow(t *testing.T) {
 	}
 }
 
-// TestFeedLost lists the other ways a feed loses track: degraded watching, a directory not watched, a
-// Watcher closed.
+// TestFeedLost lists the other ways a feed loses track: degraded watching, a Watcher closed.
 func TestFeedLost(t *testing.T) {
 	dir := tempDir(t)
 	writeTree(t, dir, tree)
@@ -96,14 +95,6 @@ func TestFeedLost(t *testing.T) {
 		syncFeed(t, f, dir)
 		if _, lost := syncFeed(t, f, dir); !lost {
 			t.Error("Lost = false while degraded")
-		}
-	})
-	t.Run("ignored directory", func(t *testing.T) {
-		w := newWatcher(t, Options{Ignore: ignoreBuild}, dir)
-		f := w.Subscribe(filepath.Join(dir, "build"))
-		syncFeed(t, f, dir)
-		if _, lost := syncFeed(t, f, dir); !lost {
-			t.Error("Lost = false for an unwatched directory")
 		}
 	})
 	t.Run("closed", func(t *testing.T) {

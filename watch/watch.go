@@ -122,7 +122,12 @@ type Watcher struct {
 	// published is Status without its Limit, updated under mu whenever dirs or
 	// degraded change, so that Status never waits for a walk holding mu.
 	published atomic.Pointer[Status]
-	warned    bool // the degraded warning was logged (once per Watcher)
+	walking   atomic.Bool // a walk holds mu (see Feed.Cover)
+	warned    bool        // the degraded warning was logged (once per Watcher)
+
+	// feedMu guards the fields below; taken after mu when both are (record, loseFeeds), and never
+	// waits for mu, so that Sync doesn't wait for a walk.
+	feedMu sync.Mutex
 
 	feeds     map[*Feed]struct{}       // see Subscribe
 	cookieDir string                   // see barrier; "" until the first Sync
@@ -201,9 +206,9 @@ func (w *Watcher) Close() error {
 		w.mu.Unlock()
 		w.closeErr = w.fsn.Close()
 		w.wg.Wait()
-		w.mu.Lock()
+		w.feedMu.Lock()
 		w.resetCookies()
-		w.mu.Unlock()
+		w.feedMu.Unlock()
 	})
 	return w.closeErr
 }
