@@ -38,7 +38,9 @@
 // shared/GIT-PERFORMANCE.md). Per repository, decoded commits are cached by hash (repo/commitcache.go), HEAD by the
 // stat data of the files it was read from (repo/head.go), and a discovery by the stat data of every path it checked
 // (repo/discovercache.go): a changed path means a full discovery, with all its checks, again. Status walks the
-// worktree once, on two goroutines per core, stat-ing tracked files through the directory it lists.
+// worktree once, on two goroutines per core, stat-ing tracked files through the directory it lists; with a
+// [ChangeFeed] (the server's file watcher, see [Repos.SetChanges]) later statuses re-examine only the paths
+// that changed (scan.Warm), and scan fully again whenever the feed lost events or anything is in doubt.
 package gittools
 
 import (

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -78,6 +79,12 @@ func (f *Feed) Close() {
 func (f *Feed) Sync(ctx context.Context) (Changes, error) {
 	if err := ctx.Err(); err != nil {
 		return Changes{}, err
+	}
+	if !orderedEvents {
+		f.w.feedMu.Lock()
+		f.paths, f.lost = nil, false
+		f.w.feedMu.Unlock()
+		return Changes{Lost: true}, nil
 	}
 	synced := f.lostNow() || f.w.barrier(ctx) // a lost feed needs no barrier: everything is looked at
 	if err := ctx.Err(); err != nil {
@@ -178,6 +185,11 @@ func (w *Watcher) loseFeeds(dir string) {
 // that sends each (events and errors alike, on unbuffered channels) before reading the next, and drain
 // and process keep that order: once the cookie's event is handled, every event queued before it has been,
 // and an overflow queued before it has marked the feeds lost.
+
+// orderedEvents is whether the barrier holds: the order argued above is inotify's. kqueue (macOS, BSD)
+// reports a directory's new entries by listing it again, and that order is not established there, so
+// every Sync reports Lost.
+const orderedEvents = runtime.GOOS == "linux"
 
 // barrier creates a cookie and waits for its event; false if that failed or took longer than
 // SyncTimeout.

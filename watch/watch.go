@@ -35,6 +35,13 @@
 // directory is listed with the subdirectories that were watched below it, but not with every file it held:
 // consumers treat every path below a Removed directory as removed.
 //
+// # Feeds
+//
+// Consumers that keep state derived from the tree (warm git status) subscribe to a directory with
+// [Watcher.Subscribe]: [Feed.Sync] returns every path with an event since the last Sync, after a barrier
+// that makes sure every change made before the call has been seen, or says that events were lost and
+// everything must be looked at again. [Feed.Cover] adds the watches such a consumer depends on.
+//
 // # Limits
 //
 // inotify needs one watch per directory, out of a per-user budget (fs.inotify.max_user_watches) shared with

@@ -5,6 +5,9 @@
 // cache-tree vouches for), and conflicts.
 //
 //	res, err := scan.Worktree(rp, ctx, idx, true, progress) // with untracked files
+//
+// [Warm] keeps both columns between statuses and re-examines only the paths a file watcher reports as
+// changed (warm.go: when it falls back to a full scan; warm_update.go: what a changed path re-examines).
 package scan
 
 import (
