@@ -59,6 +59,10 @@ func TestStatusMatchesGit(t *testing.T) {
 		}},
 		{"deleted", func(f *fixture) { os.Remove(filepath.Join(f.dir, "dir", "b.txt")) }},
 		{"staged delete", func(f *fixture) { f.git("rm", "-q", "dir/b.txt") }},
+		{"intent to add a committed file", func(f *fixture) {
+			f.git("rm", "-q", "--cached", "a.txt")
+			f.git("add", "-N", "a.txt")
+		}},
 		{"new staged file", func(f *fixture) { f.write("new.txt", "n\n"); f.git("add", "new.txt") }},
 		{"untracked file and dir", func(f *fixture) {
 			f.write("u.txt", "u\n", "udir/x/y.txt", "y\n", "dir/u2.txt", "u\n")

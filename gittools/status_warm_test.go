@@ -182,7 +182,7 @@ func randomChange(t *testing.T, f *fixture, rng *rand.Rand) string {
 		d := pick(append(dirs, "", "newdir", "build", "dir/sub/new"))
 		return strings.TrimPrefix(d+"/", "/") + fmt.Sprintf("n%d%s", rng.IntN(50), pick([]string{".txt", ".txt", ".o", ".md"}))
 	}
-	switch n := rng.IntN(16); {
+	switch n := rng.IntN(19); {
 	case n < 3 && len(files) > 0:
 		p := pick(files)
 		fh, err := os.OpenFile(abs(p), os.O_WRONLY|os.O_APPEND, 0)
@@ -255,6 +255,18 @@ func randomChange(t *testing.T, f *fixture, rng *rand.Rand) string {
 			}
 		}
 		return "git " + args + " " + p
+	case n == 16:
+		runGitQuiet(f, "commit", "-q", "-m", "step")
+		return "commit"
+	case n == 17:
+		d := pick([]string{"nested", "dir/nested"})
+		runGitQuiet(f, "init", "-q", d)
+		f.write(d+"/inner.txt", "inner\n")
+		return "nested repository " + d
+	case n == 18:
+		p, target := newName(), pick(append(dirs, "missing"))
+		os.Symlink(target, abs(p))
+		return "symlink " + p + " -> " + target
 	default:
 		p := newName()
 		os.MkdirAll(filepath.Dir(abs(p)), 0o755)

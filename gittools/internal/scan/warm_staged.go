@@ -74,7 +74,11 @@ func (s *stagedState) update(rp *repo.Repo, idx *gitfmt.Index, names []string) e
 			if hit.Found {
 				s.out[p] = 'D'
 			}
-		case idx.Entries[i].Stage != 0 || idx.Entries[i].IntentToAdd:
+		case idx.Entries[i].Stage != 0:
+		case idx.Entries[i].IntentToAdd:
+			if hit.Found {
+				s.out[p] = 'D' // see diffTreeIndex
+			}
 		case !hit.Found:
 			s.out[p] = 'A'
 		default:
