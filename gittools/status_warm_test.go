@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -468,4 +469,38 @@ func TestWarmStatusFallback(t *testing.T) {
 
 	feed.paths = []string{filepath.Join(f.dir, ".gitignore")}
 	step("a .gitignore changed", true, []string{" M dir/b.txt"})
+}
+
+// TestStatusHashOfRecentFileNotRemembered: a file written twice with the same size within one tick of
+// the file system's clock keeps its stat data, so a hash remembered by stat data after the first write
+// would be taken for the second. Hashes of recently modified files are not remembered.
+func TestStatusHashOfRecentFileNotRemembered(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "aaaa\n")
+	f.commit("initial")
+	r, sc := f.repos()
+	f.write("a.txt", "bbbb\n")
+	if diff := cmp.Diff([]string{" M a.txt"}, warmLines(t, r, sc)); diff != "" {
+		t.Fatalf("status (-want +got):\n%s", diff)
+	}
+	hashes := func() int {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		n := 0
+		for _, rp := range r.repos {
+			n += len(rp.Hashes)
+		}
+		return n
+	}
+	if n := hashes(); n != 0 {
+		t.Errorf("%d hashes remembered for a file modified just now", n)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(f.dir, "a.txt"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	warmLines(t, r, sc)
+	if n := hashes(); n != 1 {
+		t.Errorf("%d hashes remembered for a file modified an hour ago, want 1", n)
+	}
 }
