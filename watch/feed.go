@@ -20,8 +20,9 @@ import (
 // consumer must look at everything again. Sync does not check that the directory is watched: the
 // consumer calls [Feed.Cover] with the directories it depends on after looking at everything.
 //
-// Neither Sync nor Cover waits for a walk of the Watcher's (a new root, a rescan), which holds its lock:
-// Sync skips the barrier when the feed is lost anyway, and Cover reports false during a walk.
+// Neither Sync nor Cover waits for a walk of the roots (SetRoots, a rescan), which holds the Watcher's lock:
+// Sync reports Lost at once when the feed is lost anyway or a walk is running, and Cover reports false
+// during a walk.
 //
 //	f := w.Subscribe("/home/me/project")
 //	defer f.Close()
@@ -86,7 +87,10 @@ func (f *Feed) Sync(ctx context.Context) (Changes, error) {
 		f.w.feedMu.Unlock()
 		return Changes{Lost: true}, nil
 	}
-	synced := f.lostNow() || f.w.barrier(ctx) // a lost feed needs no barrier: everything is looked at
+	// A lost feed needs no barrier: everything is looked at. During a walk of the roots (SetRoots, a
+	// rescan) the Watcher handles no event until it ends, so the barrier would wait for it: report Lost.
+	walking := f.w.walking.Load()
+	synced := f.lostNow() || !walking && f.w.barrier(ctx)
 	if err := ctx.Err(); err != nil {
 		return Changes{}, err
 	}
@@ -94,7 +98,7 @@ func (f *Feed) Sync(ctx context.Context) (Changes, error) {
 	w.feedMu.Lock()
 	defer w.feedMu.Unlock()
 	_, subscribed := w.feeds[f]
-	ch := Changes{Paths: f.paths.sorted(), Lost: f.lost || !synced || !subscribed || w.stopped() || w.degradedNow()}
+	ch := Changes{Paths: f.paths.sorted(), Lost: f.lost || walking || !synced || !subscribed || w.stopped() || w.degradedNow()}
 	f.paths, f.lost = nil, false
 	if ch.Lost {
 		ch.Paths = nil
@@ -120,8 +124,8 @@ func (f *Feed) lostNow() bool {
 // Cover makes sure each of dirs (absolute directories below the feed's) is watched as part of a tree,
 // adding the watches that are missing. It reports whether all of them were watched already: a consumer
 // that listed them before calling may have missed changes in the ones added, and should look again.
-// Watches are only added inside directory roots. It reports false without waiting when the Watcher is
-// walking a tree (a new root, a rescan, a large new directory).
+// Watches are only added inside directory roots. It reports false without waiting while the Watcher
+// walks the roots (SetRoots, a rescan).
 func (f *Feed) Cover(dirs []string) bool {
 	w := f.w
 	if w.walking.Load() {

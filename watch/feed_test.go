@@ -135,3 +135,26 @@ func TestFeedCover(t *testing.T) {
 		t.Errorf("Sync = %v, lost %v; want [build/out.o]", paths, lost)
 	}
 }
+
+// TestFeedDuringWalk: while the Watcher walks a tree (holding its lock, handling no event), Sync reports
+// Lost at once rather than waiting for the walk, and Cover reports false.
+func TestFeedDuringWalk(t *testing.T) {
+	dir := tempDir(t)
+	writeTree(t, dir, tree)
+	w := newWatcher(t, Options{}, dir)
+	f := w.Subscribe(dir)
+	defer f.Close()
+	syncFeed(t, f, dir)
+	w.mu.Lock() // as a walk holds it
+	w.walking.Store(true)
+	_, lost := syncFeed(t, f, dir)
+	covered := f.Cover([]string{dir})
+	w.walking.Store(false)
+	w.mu.Unlock()
+	if !lost || covered {
+		t.Errorf("during a walk: Lost = %v, Cover = %v; want true, false", lost, covered)
+	}
+	if _, lost := syncFeed(t, f, dir); lost {
+		t.Error("after the walk: Lost = true")
+	}
+}

@@ -16,8 +16,6 @@ type walker struct {
 // walk watches root and every non-ignored directory below it, never following symlinks. Only an error on
 // root itself is returned; directories that vanish or can't be read are skipped.
 func (wk *walker) walk(root string) error {
-	wk.w.walking.Store(true) // see Feed.Cover
-	defer wk.w.walking.Store(false)
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if wk.w.stopped() {
 			return filepath.SkipAll

@@ -129,7 +129,7 @@ type Watcher struct {
 	// published is Status without its Limit, updated under mu whenever dirs or
 	// degraded change, so that Status never waits for a walk holding mu.
 	published atomic.Pointer[Status]
-	walking   atomic.Bool // a walk holds mu (see Feed.Cover)
+	walking   atomic.Bool // SetRoots or a rescan walks the roots, holding mu (see Feed.Sync)
 	warned    bool        // the degraded warning was logged (once per Watcher)
 
 	// feedMu guards the fields below; taken after mu when both are (record, loseFeeds), and never
