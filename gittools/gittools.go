@@ -41,7 +41,9 @@
 // shared/GIT-PERFORMANCE.md). Per repository, decoded commits are cached by hash (repo/commitcache.go), HEAD by the
 // stat data of the files it was read from (repo/head.go), and a discovery by the stat data of every path it checked
 // (repo/discovercache.go): a changed path means a full discovery, with all its checks, again. Status walks the
-// worktree once, on two goroutines per core, stat-ing tracked files through the directory it lists.
+// worktree once, on two goroutines per core, stat-ing tracked files through the directory it lists; with a
+// [ChangeFeed] (the server's file watcher, see [Repos.SetChanges]) later statuses re-examine only the paths
+// that changed (scan.Warm), and scan fully again whenever the feed lost events or anything is in doubt.
 package gittools
 
 import (
@@ -81,6 +83,7 @@ type Repos struct {
 	log  *slog.Logger
 	stop chan struct{} // closed by Close: background work stops
 	wg   sync.WaitGroup
+	warm warmStates // git_status's state per repository, kept up to date from a ChangeFeed (status.go)
 
 	history history.Cache // path-limited walks: Bloom filters and changed-paths indexes (set up by New)
 
@@ -125,6 +128,7 @@ func (r *Repos) Close() error {
 	r.mu.Unlock()
 	r.wg.Wait()
 	r.history.Close()
+	r.warm.close()
 	var first error
 	for _, rp := range repos {
 		rp.Mu.Lock()

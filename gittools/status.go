@@ -2,7 +2,10 @@ package gittools
 
 import (
 	"context"
+	"sync"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+	"github.com/grove-mcp/grove/gittools/internal/scan"
 	"github.com/grove-mcp/grove/gittools/internal/status"
 
 	"github.com/grove-mcp/grove/roots"
@@ -26,9 +29,98 @@ func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.
 		return nil, status.StatusOut{}, err
 	}
 	defer unlock()
-	out, err := status.Of(rp, ctx, progressFunc(ctx, req, "scanning worktree"))
+	out, err := status.Of(rp, ctx, r.warm.of(rp), progressFunc(ctx, req, "scanning worktree"))
 	if err != nil {
 		return nil, status.StatusOut{}, err
 	}
 	return textResult(status.Format(out)), out, nil
+}
+
+// A ChangeFeed tells git_status what changed in a worktree since it last looked, so that a warm status
+// re-examines only that (the server adapts its file watcher). Without one, every status scans the
+// whole worktree.
+type ChangeFeed interface {
+	// Watch returns the changes of the worktree (an absolute, real directory).
+	Watch(worktree string) WorktreeChanges
+}
+
+// WorktreeChanges is one worktree's feed.
+type WorktreeChanges interface {
+	// Sync returns the absolute paths below the worktree that had an event since the previous Sync,
+	// every change made before the call included (the feed waits for its watcher to catch up). lost
+	// reports that events may have been missed since then.
+	Sync(ctx context.Context) (paths []string, lost bool, err error)
+	// Cover makes sure the absolute directories are watched and reports whether all of them were already.
+	Cover(dirs []string) bool
+	Close()
+}
+
+// SetChanges gives git_status its change feed; the server calls it once its watcher runs. nil turns
+// warm status off.
+func (r *Repos) SetChanges(f ChangeFeed) {
+	r.warm.set(f)
+}
+
+// maxWarmRepos bounds the repositories whose worktree state is kept; past it, the states start over.
+const maxWarmRepos = 64
+
+// warmStates holds each repository's warm status state with its feed.
+type warmStates struct {
+	mu     sync.Mutex // guards the fields below
+	feed   ChangeFeed
+	states map[*repo.Repo]*warmState
+}
+
+type warmState struct {
+	feed WorktreeChanges
+	warm *scan.Warm
+}
+
+func (ws *warmStates) set(f ChangeFeed) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.closeAll()
+	ws.feed = f
+}
+
+// of returns rp's state, nil when there is no feed. The caller holds rp's lock while it uses it.
+func (ws *warmStates) of(rp *repo.Repo) *scan.Warm {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.feed == nil {
+		return nil
+	}
+	if st, ok := ws.states[rp]; ok {
+		return st.warm
+	}
+	if len(ws.states) >= maxWarmRepos {
+		ws.closeAll()
+	}
+	if ws.states == nil {
+		ws.states = make(map[*repo.Repo]*warmState)
+	}
+	f := ws.feed.Watch(rp.Worktree)
+	if f == nil {
+		return nil
+	}
+	st := &warmState{feed: f, warm: scan.NewWarm(f)}
+	ws.states[rp] = st
+	return st.warm
+}
+
+// close ends every feed; warm status stays off after it.
+func (ws *warmStates) close() {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	ws.closeAll()
+	ws.feed = nil
+}
+
+// closeAll ends every feed and forgets the states. ws.mu must be held. A state still in use by a status
+// keeps working: its feed reports lost from then on.
+func (ws *warmStates) closeAll() {
+	for _, st := range ws.states {
+		st.feed.Close()
+	}
+	ws.states = nil
 }

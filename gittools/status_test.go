@@ -59,6 +59,10 @@ func TestStatusMatchesGit(t *testing.T) {
 		}},
 		{"deleted", func(f *fixture) { os.Remove(filepath.Join(f.dir, "dir", "b.txt")) }},
 		{"staged delete", func(f *fixture) { f.git("rm", "-q", "dir/b.txt") }},
+		{"intent to add a committed file", func(f *fixture) {
+			f.git("rm", "-q", "--cached", "a.txt")
+			f.git("add", "-N", "a.txt")
+		}},
 		{"new staged file", func(f *fixture) { f.write("new.txt", "n\n"); f.git("add", "new.txt") }},
 		{"untracked file and dir", func(f *fixture) {
 			f.write("u.txt", "u\n", "udir/x/y.txt", "y\n", "dir/u2.txt", "u\n")
@@ -73,6 +77,11 @@ func TestStatusMatchesGit(t *testing.T) {
 			f.write(".gitignore", "*.log\n", "logs/a.log", "l", "logs/deep/b.log", "l")
 		}},
 		{"empty untracked dir", func(f *fixture) { os.MkdirAll(filepath.Join(f.dir, "empty", "deeper"), 0o755) }},
+		{"modified in a one-letter directory", func(f *fixture) { f.write("t/a.txt", "changed\n") }},
+		{"file replaced by a directory", func(f *fixture) {
+			os.Remove(filepath.Join(f.dir, "a.txt"))
+			f.write("a.txt/inner.txt", "i\n", "a.txt/sub/x.txt", "x\n")
+		}},
 		{"mode change", func(f *fixture) { os.Chmod(filepath.Join(f.dir, "a.txt"), 0o755) }},
 		{"file becomes symlink", func(f *fixture) {
 			os.Remove(filepath.Join(f.dir, "a.txt"))
@@ -100,7 +109,7 @@ func TestStatusMatchesGit(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			f.write("a.txt", "aaaaaa\n", "dir/b.txt", "b\n", "dir/sub/c.txt", "c\n")
+			f.write("a.txt", "aaaaaa\n", "dir/b.txt", "b\n", "dir/sub/c.txt", "c\n", "t/a.txt", "t\n")
 			f.commit("initial")
 			tt.setup(f)
 			want := gitStatus(f)

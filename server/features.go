@@ -149,6 +149,7 @@ func (s *Server) startWatching() error {
 		s.files.Invalidate(worktree) // the index decides which files are tracked, hence never ignored
 	}
 	s.notify = n
+	s.repos.SetChanges(statusFeed{w}) // warm git_status
 	s.watchStatus = n.status
 	s.watcher = newRootsWatcher(w, n.health, s.logger.With("component", "watch"))
 	s.closer = append(s.closer, n.close, s.watcher.close) // the worker stops first

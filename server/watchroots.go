@@ -1,11 +1,13 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/grove-mcp/grove/gittools"
 	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/watch"
@@ -137,3 +139,22 @@ func (h *watchHealth) check(st watch.Status) {
 		h.logger.Info("file watching is no longer degraded", clientAudience, "watched_directories", st.Watches)
 	}
 }
+
+// statusFeed adapts the watcher to gittools.ChangeFeed: warm git_status
+// learns from it which paths of a worktree changed since it last looked.
+type statusFeed struct{ w *watch.Watcher }
+
+func (s statusFeed) Watch(worktree string) gittools.WorktreeChanges {
+	return feedChanges{s.w.Subscribe(worktree)}
+}
+
+type feedChanges struct{ f *watch.Feed }
+
+func (c feedChanges) Sync(ctx context.Context) ([]string, bool, error) {
+	ch, err := c.f.Sync(ctx)
+	return ch.Paths, ch.Lost, err
+}
+
+func (c feedChanges) Cover(dirs []string) bool { return c.f.Cover(dirs) }
+
+func (c feedChanges) Close() { c.f.Close() }

@@ -11,10 +11,11 @@ import (
 // handle applies one fsnotify event to the watch set and records it in c. Called on the run goroutine
 // with the lock held.
 func (w *Watcher) handle(ev fsnotify.Event, c *changes) {
+	p := filepath.Clean(ev.Name)
+	w.record(p) // feeds see every event, attribute changes included (a chmod +x changes git status)
 	if ev.Op&^fsnotify.Chmod == 0 {
 		return // attributes only (chmod, touch): the content is the same
 	}
-	p := filepath.Clean(ev.Name)
 	_, wasDir := w.dirs[p]
 	if wasDir && (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) {
 		// Renamed or removed: the kernel drops (or keeps, under a stale path) the watches below; a

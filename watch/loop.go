@@ -2,6 +2,7 @@ package watch
 
 import (
 	"errors"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -153,14 +154,25 @@ func (w *Watcher) process(c *changes) {
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if rescan {
+		w.loseFeeds("") // before any cookie queued after the loss is released
+	}
+	var cookies []chan struct{}
 	for _, ev := range events {
 		if w.stopped() {
 			return
+		}
+		if w.isCookie(filepath.Clean(ev.Name)) {
+			w.cookie(ev, &cookies)
+			continue
 		}
 		w.handle(ev, c)
 	}
 	if rescan && !w.stopped() {
 		w.rescan()
 		c.rescan = true
+	}
+	for _, ch := range cookies {
+		close(ch) // last: the events before each cookie are applied
 	}
 }

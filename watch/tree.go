@@ -29,6 +29,8 @@ func (w *Watcher) SetRoots(paths []string) error {
 	if w.closed {
 		return ErrClosed
 	}
+	w.walking.Store(true) // see Feed.Sync
+	defer w.walking.Store(false)
 	next := make(map[string]bool, len(paths))
 	var errs []error
 	for _, p := range paths {
@@ -45,6 +47,7 @@ func (w *Watcher) SetRoots(paths []string) error {
 	for d := range w.dirs {
 		if !w.covered(d) {
 			w.dropOne(d) // one by one: a directory below d may be a root itself
+			w.loseFeeds(d)
 			dropped = true
 		}
 	}
@@ -237,6 +240,8 @@ func (w *Watcher) dropOne(dir string) {
 // rescan re-walks every root after lost events: it re-adds every watch (directories may have been replaced)
 // and drops the watches of directories that are gone. It clears degraded mode if every Add succeeded.
 func (w *Watcher) rescan() {
+	w.walking.Store(true) // see Feed.Sync
+	defer w.walking.Store(false)
 	prev := w.degraded
 	w.degraded = ""
 	w.publish()

@@ -35,6 +35,13 @@
 // directory is listed with the subdirectories that were watched below it, but not with every file it held:
 // consumers treat every path below a Removed directory as removed.
 //
+// # Feeds
+//
+// Consumers that keep state derived from the tree (warm git status) subscribe to a directory with
+// [Watcher.Subscribe]: [Feed.Sync] returns every path with an event since the last Sync, after a barrier
+// that makes sure every change made before the call has been seen, or says that events were lost and
+// everything must be looked at again. [Feed.Cover] adds the watches such a consumer depends on.
+//
 // # Limits
 //
 // inotify needs one watch per directory, out of a per-user budget (fs.inotify.max_user_watches) shared with
@@ -122,7 +129,17 @@ type Watcher struct {
 	// published is Status without its Limit, updated under mu whenever dirs or
 	// degraded change, so that Status never waits for a walk holding mu.
 	published atomic.Pointer[Status]
-	warned    bool // the degraded warning was logged (once per Watcher)
+	walking   atomic.Bool // SetRoots or a rescan walks the roots, holding mu (see Feed.Sync)
+	warned    bool        // the degraded warning was logged (once per Watcher)
+
+	// feedMu guards the fields below; taken after mu when both are (record, loseFeeds), and never
+	// waits for mu, so that Sync doesn't wait for a walk.
+	feedMu sync.Mutex
+
+	feeds     map[*Feed]struct{}       // see Subscribe
+	cookieDir string                   // see barrier; "" until the first Sync
+	cookies   map[string]chan struct{} // cookie path -> closed once its event is handled
+	cookieSeq uint64
 }
 
 // New starts a Watcher with no roots. Close it to release the inotify instance and its goroutines.
@@ -196,6 +213,9 @@ func (w *Watcher) Close() error {
 		w.mu.Unlock()
 		w.closeErr = w.fsn.Close()
 		w.wg.Wait()
+		w.feedMu.Lock()
+		w.resetCookies()
+		w.feedMu.Unlock()
 	})
 	return w.closeErr
 }

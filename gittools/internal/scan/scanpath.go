@@ -140,7 +140,7 @@ func (st *statter) realDir(dir string, ok map[string]bool) bool {
 		return v
 	}
 	parent := path.Dir(dir)
-	if len(parent) >= len(dir) || parent == "/" {
+	if parent == dir || len(parent) > len(dir) || parent == "/" { // path.Dir("t") is ".", as long as "t"
 		return false
 	}
 	v := st.realDir(parent, ok)

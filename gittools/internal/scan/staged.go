@@ -80,7 +80,11 @@ func diffTreeIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, dir st
 		for j := i; j < len(idx.Entries) && idx.Entries[j].Name == p; j++ {
 			seen[j] = true
 		}
-		if e := idx.Entries[i]; e.Stage == 0 && !e.IntentToAdd {
+		switch e := idx.Entries[i]; {
+		case e.Stage != 0:
+		case e.IntentToAdd:
+			out[p] = 'D' // an intent-to-add entry stands for no content: HEAD's file is deleted, as git says
+		default:
 			if c := compareEntry(te.Mode, te.Hash, e.Mode, e.Hash); c != 0 {
 				out[p] = c
 			}

@@ -11,8 +11,6 @@ import (
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
-	"github.com/go-git/go-git/v5/plumbing/filemode"
-
 	"github.com/grove-mcp/grove/ignore"
 )
 
@@ -23,6 +21,16 @@ func scanUntracked(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, m *ign
 	u := &untrackedScan{rp: rp, idx: idx, m: m, dirs: idx.Dirs(), known: known, progress: progress}
 	err := m.WalkParallel(ctx, walkWorkers, u.visit)
 	return u.list, err
+}
+
+// scanUntrackedEdges is scanUntracked that also returns what warm status keeps: the directories the walk
+// entered (those holding tracked files, the worktree's "" included) and the untracked directories at
+// their edge (whether listed or not, because empty or wholly ignored).
+func scanUntrackedEdges(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, m *ignore.Matcher, known []bool, progress func(int)) (list, entered []string, edges map[string]bool, err error) {
+	u := &untrackedScan{rp: rp, idx: idx, m: m, dirs: idx.Dirs(), known: known, progress: progress,
+		entered: []string{""}, edges: map[string]bool{}}
+	err = m.WalkParallel(ctx, walkWorkers, u.visit)
+	return u.list, u.entered, u.edges, err
 }
 
 // walkWorkers is how many goroutines help the untracked walk, which lists every directory and lstats every
@@ -41,9 +49,11 @@ type untrackedScan struct {
 	progress func(int)
 	n        atomic.Int64
 
-	mu   sync.Mutex // guards list and sent
-	list []string
-	sent int64 // the last progress reported, so that reports only grow
+	mu      sync.Mutex // guards the fields below
+	list    []string
+	sent    int64           // the last progress reported, so that reports only grow
+	entered []string        // when not nil: directories entered (see scanUntrackedEdges)
+	edges   map[string]bool // when not nil: untracked directories met -> listed
 }
 
 // visit is the walk's callback.
@@ -52,10 +62,15 @@ func (u *untrackedScan) visit(rel string, d fs.DirEntry) error {
 		u.report(c)
 	}
 	if d.IsDir() {
-		var found []string
-		err := scanDir(u.rp, u.idx, u.m, u.dirs, rel, &found)
-		u.add(found...)
-		return err
+		kind := dirKind(u.rp, u.idx, u.m, u.dirs, rel)
+		if kind == dirListed {
+			u.add(rel + "/")
+		}
+		u.note(rel, kind)
+		if kind == dirTracked {
+			return nil
+		}
+		return fs.SkipDir
 	}
 	if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
 		return nil
@@ -77,6 +92,20 @@ func (u *untrackedScan) add(found ...string) {
 	u.mu.Lock()
 	u.list = append(u.list, found...)
 	u.mu.Unlock()
+}
+
+// note records a directory for scanUntrackedEdges.
+func (u *untrackedScan) note(rel string, kind int) {
+	if u.edges == nil || kind == dirSkipped {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if kind == dirTracked {
+		u.entered = append(u.entered, rel)
+		return
+	}
+	u.edges[rel] = kind == dirListed
 }
 
 func (u *untrackedScan) report(c int64) {
@@ -104,18 +133,28 @@ func ignoreMatcher(rp *repo.Repo) (*ignore.Matcher, error) {
 // progressEvery is how many walked entries pass between progress notifications.
 const progressEvery = 5000
 
-// scanDir decides whether the walk enters directory rel.
-func scanDir(rp *repo.Repo, idx *gitfmt.Index, m *ignore.Matcher, dirs map[string]bool, rel string, list *[]string) error {
-	if i, ok := idx.ByName[rel]; ok && idx.Entries[i].Mode == filemode.Submodule {
-		return fs.SkipDir // submodule contents are not compared (gap: dirty submodules show clean)
+// What the walk does with a directory it meets (not ignored).
+const (
+	dirSkipped  = iota // a submodule, or a tracked file that is a directory now
+	dirTracked         // holds tracked files: entered
+	dirListed          // untracked, with a non-ignored file somewhere below: listed as "dir/"
+	dirUnlisted        // untracked, empty or wholly ignored: not listed
+)
+
+// dirKind decides what the walk does with directory rel.
+func dirKind(rp *repo.Repo, idx *gitfmt.Index, m *ignore.Matcher, dirs map[string]bool, rel string) int {
+	if _, ok := idx.ByName[rel]; ok {
+		// A submodule (not compared: dirty submodules show clean), or a tracked file that is a directory
+		// now: git lists neither it nor what it holds as untracked (only -uall lists its files).
+		return dirSkipped
 	}
 	if dirs[rel] {
-		return nil
+		return dirTracked
 	}
 	if dirHasFiles(rp, m, rel, 0) {
-		*list = append(*list, rel+"/")
+		return dirListed
 	}
-	return fs.SkipDir
+	return dirUnlisted
 }
 
 // maxDirProbe bounds how deep dirHasFiles looks for a non-ignored file in an untracked directory.

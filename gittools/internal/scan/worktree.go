@@ -5,11 +5,15 @@
 // cache-tree vouches for), and conflicts.
 //
 //	res, err := scan.Worktree(rp, ctx, idx, true, progress) // with untracked files
+//
+// [Warm] keeps both columns between statuses and re-examines only the paths a file watcher reports as
+// changed (warm.go: when it falls back to a full scan; warm_update.go: what a changed path re-examines).
 package scan
 
 import (
 	"context"
 	"io/fs"
+	"time"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
 
@@ -101,7 +105,14 @@ func racy(e gitfmt.IndexEntry, idx *gitfmt.Index) bool {
 // maxHashCache bounds the remembered worktree hashes; the cache simply starts over when full.
 const maxHashCache = 1 << 17
 
-// worktreeHash hashes the worktree file rel as a blob, remembering the result for its stat data.
+// recentWindow is how old a file's modification time must be for its hash to be remembered by its stat
+// data: two writes of the same size within one tick of the file system's clock (a few milliseconds on
+// Linux, a second or two on some file systems) leave the same stat data, so the hash of the first would
+// be taken for the second (the racy-git problem, here against the time of hashing).
+const recentWindow = 3 * time.Second
+
+// worktreeHash hashes the worktree file rel as a blob, remembering the result for its stat data unless
+// the file was modified within recentWindow.
 func worktreeHash(rp *repo.Repo, ctx context.Context, rel string, info fs.FileInfo, m filemode.FileMode) (plumbing.Hash, error) {
 	key := repo.KeyOf(info)
 	if c, ok := rp.Hashes[rel]; ok && c.St == key {
@@ -110,6 +121,9 @@ func worktreeHash(rp *repo.Repo, ctx context.Context, rel string, info fs.FileIn
 	h, err := HashFile(rp, ctx, rel, m)
 	if err != nil {
 		return plumbing.ZeroHash, err
+	}
+	if time.Since(info.ModTime()) < recentWindow {
+		return h, nil
 	}
 	if rp.Hashes == nil || len(rp.Hashes) >= maxHashCache {
 		rp.Hashes = map[string]repo.WtHash{}

@@ -2,7 +2,7 @@
 // upstream ahead/behind counts, staged, unstaged, untracked and conflicted
 // entries (with staged renames), built from scan and diff.
 //
-//	out, err := status.Of(rp, ctx, progress)
+//	out, err := status.Of(rp, ctx, warm, progress) // warm: a *scan.Warm, or nil for a full scan
 //	text := status.Format(out)
 package status
 
@@ -57,8 +57,9 @@ type StatusEntry struct {
 // maxStatusEntries caps the entries returned; the rest are counted in a note.
 const maxStatusEntries = 1000
 
-// Of computes the full status.
-func Of(rp *repo.Repo, ctx context.Context, progress func(int)) (StatusOut, error) {
+// Of computes the full status; with warm not nil, the worktree part comes from (and updates) the state
+// kept there, re-examining only what changed since the last call (see scan.Warm).
+func Of(rp *repo.Repo, ctx context.Context, warm *scan.Warm, progress func(int)) (StatusOut, error) {
 	out := StatusOut{Entries: []StatusEntry{}}
 	if err := branchLine(rp, &out); err != nil {
 		return out, err
@@ -72,11 +73,21 @@ func Of(rp *repo.Repo, ctx context.Context, progress func(int)) (StatusOut, erro
 	if err != nil {
 		return out, err
 	}
-	staged, err := scan.Staged(rp, ctx, idx)
+	var staged map[string]byte
+	if warm != nil {
+		staged, err = warm.Staged(rp, ctx, idx)
+	} else {
+		staged, err = scan.Staged(rp, ctx, idx)
+	}
 	if err != nil {
 		return out, err
 	}
-	wt, err := scan.Worktree(rp, ctx, idx, true, progress)
+	var wt *scan.Result
+	if warm != nil {
+		wt, err = warm.Worktree(rp, ctx, idx, progress)
+	} else {
+		wt, err = scan.Worktree(rp, ctx, idx, true, progress)
+	}
 	if err != nil {
 		return out, err
 	}
