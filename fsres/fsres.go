@@ -69,6 +69,8 @@ type Files struct {
 
 	mu       sync.Mutex                 // guards matchers
 	matchers map[string]*ignore.Matcher // by root path
+
+	pages segments // of recent resources/list walks
 }
 
 // New returns a Files. It panics when opts.Scope is nil (a programmer error).
@@ -103,9 +105,10 @@ func (f *Files) Register(s *mcp.Server) {
 
 // Invalidate tells f that .gitignore rules or the git index under dir may have
 // changed, so the matchers of the roots containing dir (or inside it) drop
-// their caches.
+// their caches, and resources/list walks of them their segments.
 func (f *Files) Invalidate(dir string) {
 	dir = filepath.Clean(dir)
+	f.pages.dropUnder(dir)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for root, m := range f.matchers {
