@@ -96,7 +96,17 @@ func New(opts Options) *Files {
 // Register adds the file:///{+path} resource template and the file tools to s.
 // Write tools are added only when the Files is not read-only.
 func (f *Files) Register(s *mcp.Server) {
-	f.addTemplate(s)
+	f.RegisterTemplate(s)
+	f.RegisterTools(s)
+}
+
+// RegisterTemplate adds the file:///{+path} resource template to s.
+func (f *Files) RegisterTemplate(s *mcp.Server) { f.addTemplate(s) }
+
+// RegisterTools adds the file tools to s; write tools only when the Files is
+// not read-only. Inferring their schemas is most of their cost, so a server
+// may do it after its start-up (see server's lazyTools).
+func (f *Files) RegisterTools(s *mcp.Server) {
 	f.registerReadTools(s)
 	if !f.opts.ReadOnly {
 		f.registerWriteTools(s)

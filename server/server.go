@@ -61,6 +61,7 @@ type Server struct {
 	clientLog   *clientLog    // forwards records marked for the client as notifications/message
 	listSent    sentSignal    // fires when a resources list_changed is written
 	carry       *carrier      // large texts, written around the SDK's encoder by Run's writer
+	tools       lazyTools     // registered after start-up
 }
 
 // New builds a server from cfg. The roots in cfg must exist.

@@ -1,0 +1,90 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/grove-mcp/grove/internal/panics"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// lazyTools registers the tools in the background, so that start-up does not
+// wait for it: inferring, resolving and checking the JSON schemas of ~35 tools
+// was half of the CPU time from spawn to the initialize answer, which needs
+// none of them. tools/list and tools/call wait until it is done.
+//
+// Tools added once a session exists make the SDK announce
+// notifications/tools/list_changed (debounced, 10 ms after the last one).
+// grove's tools never change once registered, so such an announcement at
+// start-up is noise; quiet drops it while the registration runs and for
+// toolsSettle after.
+type lazyTools struct {
+	done     chan struct{} // closed when the registration has ended
+	err      error         // a panic while registering; set before done closes
+	wg       sync.WaitGroup
+	finished atomic.Int64 // when the registration ended (UnixNano); 0 before
+}
+
+// toolsSettle is how long after the registration a tools list_changed is
+// still taken for the SDK's announcement of it: its debounce is 10 ms, and a
+// loaded machine may fire the timer late.
+const toolsSettle = time.Second
+
+// start runs register on its own goroutine. A panic there (a tool whose
+// types have no schema: a programmer's error) is logged, and every
+// tools/list and tools/call answers it as an internal error.
+func (l *lazyTools) start(register func(), log *slog.Logger) {
+	l.done = make(chan struct{})
+	l.wg.Go(func() {
+		defer close(l.done)
+		defer l.finished.Store(time.Now().UnixNano())
+		if l.err = registerCatching(register); l.err != nil {
+			log.Error("registering the tools failed", "err", l.err)
+		}
+	})
+}
+
+func registerCatching(register func()) (err error) {
+	defer panics.Catch(&err)
+	register()
+	return nil
+}
+
+// wait holds tools/list and tools/call until the tools are registered.
+func (l *lazyTools) wait(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "tools/list" || method == "tools/call" {
+			select {
+			case <-l.done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if l.err != nil {
+				return nil, l.err
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// quiet drops the tools list_changed that the registration itself causes.
+func (l *lazyTools) quiet(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "notifications/tools/list_changed" {
+			end := l.finished.Load()
+			if end == 0 || time.Since(time.Unix(0, end)) < toolsSettle {
+				return nil, nil
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// close waits for the registration to end.
+func (l *lazyTools) close() error {
+	l.wg.Wait()
+	return nil
+}
