@@ -154,7 +154,8 @@ func (s *Server) startWatching() error {
 	s.closer = append(s.closer, n.close, s.watcher.close) // the worker stops first
 	go n.run()
 	s.client.onChange = s.rootsChanged
-	s.rootsChanged(context.Background(), nil, s.set.Scope())
+	s.background.start = func() { s.rootsChanged(context.Background(), nil, s.set.Scope()) }
+	s.mcp.AddReceivingMiddleware(s.background.middleware)
 	return nil
 }
 

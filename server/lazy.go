@@ -88,3 +88,24 @@ func (l *lazyTools) close() error {
 	l.wg.Wait()
 	return nil
 }
+
+// afterFirst runs start once: after the first initialize request has been
+// answered, or before the first other message (a modern client sends no
+// initialize). Watching the roots and warming their repositories is I/O and
+// CPU that the handshake does not need, and on a small machine it would
+// compete with the answer; every request that does need it comes later.
+type afterFirst struct {
+	once  sync.Once
+	start func()
+}
+
+func (a *afterFirst) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "initialize" {
+			defer a.once.Do(a.start)
+		} else {
+			a.once.Do(a.start)
+		}
+		return next(ctx, method, req)
+	}
+}

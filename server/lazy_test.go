@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -104,5 +105,38 @@ func TestLazyToolsListedAtOnce(t *testing.T) {
 	}
 	if len(first.Tools) < 20 || len(first.Tools) != len(again.Tools) {
 		t.Errorf("%d tools at once, %d later; want the same, at least 20", len(first.Tools), len(again.Tools))
+	}
+}
+
+// The watches start after the initialize answer is ready, or before any
+// other first message; once.
+func TestAfterFirst(t *testing.T) {
+	for _, tt := range []struct {
+		methods []string
+		want    []string
+	}{
+		{[]string{"initialize", "notifications/initialized", "tools/list"},
+			[]string{"initialize", "start", "notifications/initialized", "tools/list"}},
+		{[]string{"server/discover", "resources/subscribe"},
+			[]string{"start", "server/discover", "resources/subscribe"}},
+		{[]string{"resources/subscribe", "initialize"},
+			[]string{"start", "resources/subscribe", "initialize"}},
+	} {
+		t.Run(tt.methods[0], func(t *testing.T) {
+			var got []string
+			a := &afterFirst{start: func() { got = append(got, "start") }}
+			h := a.middleware(func(_ context.Context, method string, _ mcp.Request) (mcp.Result, error) {
+				got = append(got, method)
+				return nil, nil
+			})
+			for _, m := range tt.methods {
+				if _, err := h(context.Background(), m, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("order mismatch (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
