@@ -21,12 +21,14 @@ import (
 // A page served from a segment re-checks, before anything is shown, the
 // stamps of the directories whose listing decides that page: the ancestors
 // of the cursor's path and the directories between it and the page's last
-// path (identity, mtime and their .gitignore), plus the root's own
-// directory, .gitignore, .git/index and .git/info/exclude. Any change drops
-// the segment and the page is walked again from the cursor, so a segment
-// never shows a name the walk would not show now. Every path shown is also
-// stat'ed through the root's handle at the time of the page, so a file gone
-// since is left out.
+// path (identity, mtime, their .gitignore and, for a nested repository, its
+// .git/index), plus the root's own directory, .gitignore, .git/index and
+// .git/info/exclude. Any change drops the segment and the page is walked
+// again from the cursor, so a segment never shows a name the walk would not
+// show now. (A nested repository's info/exclude and the global excludes file
+// are not re-checked; the watcher's [Files.Invalidate] drops the segments
+// when they change.) Every path shown is also stat'ed through the root's
+// handle at the time of the page, so a file gone since is left out.
 type segment struct {
 	key   segKey
 	path  string // the root's path, for Invalidate
@@ -51,8 +53,8 @@ type segKey struct {
 
 // dirStamp is what a directory looked like when the walk entered it.
 type dirStamp struct {
-	rel       string
-	dir, rule stamp // the directory, and its .gitignore
+	rel              string
+	dir, rule, index stamp // the directory, its .gitignore, and .git/index if it is a nested repository
 }
 
 // topNames are the files of the root whose change changes what every
@@ -136,7 +138,7 @@ func (s *segment) dir(rel string) (int, bool) {
 }
 
 func (d *dirStamp) same(r *os.Root) bool {
-	return stampOf(r, d.rel) == d.dir && stampOf(r, d.rel+"/.gitignore") == d.rule
+	return stampOf(r, d.rel) == d.dir && stampOf(r, d.rel+"/.gitignore") == d.rule && stampOf(r, d.rel+"/.git/index") == d.index
 }
 
 // segmentBuild is a segment being walked.
@@ -207,7 +209,7 @@ func (b *segmentBuild) visit(r *os.Root, inner map[string]bool, last, rel string
 			return errStop
 		}
 		// Stamped before the walk reads it: a change made after that shows.
-		b.dirs = append(b.dirs, dirStamp{rel: rel, dir: dirEntryStamp(d), rule: stampOf(r, rel+"/.gitignore")})
+		b.dirs = append(b.dirs, dirStamp{rel: rel, dir: dirEntryStamp(d), rule: stampOf(r, rel+"/.gitignore"), index: stampOf(r, rel+"/.git/index")})
 		return nil
 	}
 	if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {

@@ -153,6 +153,18 @@ func TestListResourcesSegmentChanges(t *testing.T) {
 			_, err = wt.Add("sub/f11.o")
 			must(t, err)
 		}},
+		{"ignored file tracked in a nested repository", func(t *testing.T, dir string) {
+			_, err := git.PlainInit(filepath.Join(dir, "sub"), false)
+			must(t, err)
+			must(t, os.WriteFile(filepath.Join(dir, "sub", ".gitignore"), []byte("*.o\n"), 0o644))
+		}, func(t *testing.T, dir string) {
+			repo, err := git.PlainOpen(filepath.Join(dir, "sub"))
+			must(t, err)
+			wt, err := repo.Worktree()
+			must(t, err)
+			_, err = wt.Add("f11.o")
+			must(t, err)
+		}},
 		{"file added", nil, func(t *testing.T, dir string) {
 			must(t, os.WriteFile(filepath.Join(dir, "f05b.txt"), nil, 0o644))
 		}},
