@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"sort"
-	"strings"
 
 	"github.com/grove-mcp/grove/roots"
 )
@@ -31,13 +30,13 @@ import (
 // handle at the time of the page, so a file gone since is left out.
 type segment struct {
 	key   segKey
-	path  string // the root's path, for Invalidate
-	start string // the entries sort after start; "" for the root's first
-	end   string // the segment is complete through end
-	done  bool   // ... and through the end of the root
-	names string // every entry's path, back to back
-	ends  []uint32
-	links []bool // entry i is a symlink (else a regular file)
+	path  string   // the root's path, for Invalidate
+	start string   // the entries sort after start; "" for the root's first
+	end   string   // the segment is complete through end
+	done  bool     // ... and through the end of the root
+	names []string // every entry's path, back to back, in chunks of at most chunkSize
+	ends  []uint32 // where each entry ends, counting chunkSize a chunk
+	links []bool   // entry i is a symlink (else a regular file)
 	dirs  []dirStamp
 	top   [4]stamp // the root directory, .gitignore, .git/index, .git/info/exclude
 	size  int      // bytes held, for the cache's bound
@@ -83,12 +82,17 @@ const maxSegmentBytes = 16 << 20
 // len is the number of entries.
 func (s *segment) len() int { return len(s.ends) }
 
+// entry is the path of entry i. An entry lies in one chunk: it starts where
+// the one before ends, or at its chunk's start.
 func (s *segment) entry(i int) string {
-	lo := uint32(0)
-	if i > 0 {
+	hi := s.ends[i]
+	c := (hi - 1) >> chunkBits
+	base := c << chunkBits
+	lo := base
+	if i > 0 && s.ends[i-1] > base {
 		lo = s.ends[i-1]
 	}
-	return s.names[lo:s.ends[i]]
+	return s.names[c][lo-base : hi-base]
 }
 
 // after returns the index of the first entry that sorts after last.
@@ -144,8 +148,9 @@ func (d *dirStamp) same(r *os.Root) bool {
 // segmentBuild is a segment being walked.
 type segmentBuild struct {
 	segment
-	names strings.Builder
-	want  int // entries the page needs: the segment holds at least these
+	chunk []byte // the chunk being filled
+	bytes int    // of the chunks filled
+	want  int    // entries the page needs: the segment holds at least these
 }
 
 // buildSegment walks root i of sc after last until the root ends, or the
@@ -173,13 +178,13 @@ func (f *Files) buildSegment(ctx context.Context, sc *roots.Scope, base roots.Lo
 		return nil, err
 	}
 	s := &b.segment
-	s.names = b.names.String()
+	s.names = append(s.names, string(b.chunk))
 	if s.len() > 0 {
 		s.end = s.entry(s.len() - 1)
 	} else {
 		s.end = last
 	}
-	s.size = len(s.names) + 5*len(s.ends) + 64
+	s.size = b.bytes + len(b.chunk) + 5*len(s.ends) + 64
 	for _, d := range s.dirs {
 		s.size += len(d.rel) + 64
 	}
@@ -215,13 +220,33 @@ func (b *segmentBuild) visit(r *os.Root, inner map[string]bool, last, rel string
 	if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
 		return nil
 	}
-	if len(b.ends) >= b.want && b.names.Len()+5*len(b.ends)+len(rel) > maxSegmentBytes {
+	if len(rel) > chunkSize || len(b.ends) >= b.want && b.bytes+len(b.chunk)+5*len(b.ends)+len(rel) > maxSegmentBytes {
 		return errStop
 	}
-	b.names.WriteString(rel)
-	b.ends = append(b.ends, uint32(b.names.Len()))
+	b.add(rel)
 	b.links = append(b.links, d.Type()&fs.ModeSymlink != 0)
 	return nil
+}
+
+// chunkSize is the size of the chunks that hold a segment's paths: filling
+// chunks, unlike growing one string, copies each path once.
+const (
+	chunkBits = 20
+	chunkSize = 1 << chunkBits
+)
+
+// add appends rel (at most chunkSize bytes) to the paths.
+func (b *segmentBuild) add(rel string) {
+	if len(b.chunk)+len(rel) > chunkSize {
+		b.names = append(b.names, string(b.chunk))
+		b.bytes += len(b.chunk)
+		b.chunk = b.chunk[:0]
+	}
+	if b.chunk == nil {
+		b.chunk = make([]byte, 0, min(chunkSize, 64<<10))
+	}
+	b.chunk = append(b.chunk, rel...)
+	b.ends = append(b.ends, uint32(len(b.names)<<chunkBits+len(b.chunk)))
 }
 
 func dirEntryStamp(d fs.DirEntry) stamp {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -283,5 +284,25 @@ func TestSegmentsBounds(t *testing.T) {
 	c.sweep()
 	if len(c.list) != 0 || c.bytes != 0 {
 		t.Errorf("after the idle time: %d segments, %d bytes; want none", len(c.list), c.bytes)
+	}
+}
+
+// Paths are kept in chunks; one that does not fit starts the next.
+func TestSegmentChunks(t *testing.T) {
+	b := &segmentBuild{}
+	var want []string
+	for i := 0; len(b.names) < 3; i++ {
+		rel := fmt.Sprintf("dir%d/%s", i, strings.Repeat("x", i%977))
+		want = append(want, rel)
+		b.add(rel)
+	}
+	s := &b.segment
+	s.names = append(s.names, string(b.chunk))
+	var got []string
+	for i := range s.len() {
+		got = append(got, s.entry(i))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("entries mismatch (-want +got):\n%s", diff)
 	}
 }
