@@ -95,6 +95,9 @@ func (f *Files) listRoot(ctx context.Context, sc *roots.Scope, key segKey, multi
 	defer p.close()
 	var out []listed
 	for len(out) < need {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		s, fresh := f.pages.find(key, last), false
 		if s == nil {
 			s, err = f.buildSegment(ctx, sc, base, key, last, f.opts.PageSize+1)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,21 +15,15 @@ import (
 // none of them. tools/list and tools/call wait until it is done.
 //
 // Tools added once a session exists make the SDK announce
-// notifications/tools/list_changed (debounced, 10 ms after the last one).
-// grove's tools never change once registered, so such an announcement at
-// start-up is noise; quiet drops it while the registration runs and for
-// toolsSettle after.
+// notifications/tools/list_changed (debounced, 10 ms after the last one, or
+// later on a loaded machine). grove registers its tools once and never
+// changes them, so every such announcement is noise: quiet drops them. A
+// feature that adds or removes tools at run time must change quiet first.
 type lazyTools struct {
-	done     chan struct{} // closed when the registration has ended
-	err      error         // a panic while registering; set before done closes
-	wg       sync.WaitGroup
-	finished atomic.Int64 // when the registration ended (UnixNano); 0 before
+	done chan struct{} // closed when the registration has ended
+	err  error         // a panic while registering; set before done closes
+	wg   sync.WaitGroup
 }
-
-// toolsSettle is how long after the registration a tools list_changed is
-// still taken for the SDK's announcement of it: its debounce is 10 ms, and a
-// loaded machine may fire the timer late.
-const toolsSettle = time.Second
 
 // start runs register on its own goroutine. A panic there (a tool whose
 // types have no schema: a programmer's error) is logged, and every
@@ -40,7 +32,6 @@ func (l *lazyTools) start(register func(), log *slog.Logger) {
 	l.done = make(chan struct{})
 	l.wg.Go(func() {
 		defer close(l.done)
-		defer l.finished.Store(time.Now().UnixNano())
 		if l.err = registerCatching(register); l.err != nil {
 			log.Error("registering the tools failed", "err", l.err)
 		}
@@ -70,14 +61,11 @@ func (l *lazyTools) wait(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// quiet drops the tools list_changed that the registration itself causes.
+// quiet drops notifications/tools/list_changed: see lazyTools.
 func (l *lazyTools) quiet(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method == "notifications/tools/list_changed" {
-			end := l.finished.Load()
-			if end == 0 || time.Since(time.Unix(0, end)) < toolsSettle {
-				return nil, nil
-			}
+			return nil, nil
 		}
 		return next(ctx, method, req)
 	}

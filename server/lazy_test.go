@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -59,34 +60,57 @@ func TestLazyToolsPanic(t *testing.T) {
 	}
 }
 
-// The SDK's announcement of the start-up registration is dropped; a change
-// after it is not.
+// The SDK's announcements of the registration are dropped, however late they
+// come; other notifications pass.
 func TestLazyToolsQuiet(t *testing.T) {
 	var l lazyTools
-	release := make(chan struct{})
-	l.start(func() { <-release }, slog.New(slog.DiscardHandler))
-	sent := 0
-	h := l.quiet(func(context.Context, string, mcp.Request) (mcp.Result, error) {
-		sent++
+	var sent []string
+	h := l.quiet(func(_ context.Context, method string, _ mcp.Request) (mcp.Result, error) {
+		sent = append(sent, method)
 		return nil, nil
 	})
-	send := func(method string) {
-		if _, err := h(context.Background(), method, nil); err != nil {
+	for _, m := range []string{
+		"notifications/tools/list_changed",
+		"notifications/resources/list_changed",
+		"notifications/prompts/list_changed",
+		"notifications/tools/list_changed",
+		"notifications/resources/updated",
+	} {
+		if _, err := h(context.Background(), m, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	send("notifications/tools/list_changed") // while registering
-	close(release)
-	l.close()
-	send("notifications/tools/list_changed") // just after
-	send("notifications/resources/list_changed")
-	if sent != 1 {
-		t.Errorf("%d notifications sent during the registration, want 1 (resources)", sent)
+	want := []string{"notifications/resources/list_changed", "notifications/prompts/list_changed", "notifications/resources/updated"}
+	if diff := cmp.Diff(want, sent); diff != "" {
+		t.Errorf("notifications sent mismatch (-want +got):\n%s", diff)
 	}
-	l.finished.Store(time.Now().Add(-toolsSettle).UnixNano())
-	send("notifications/tools/list_changed")
-	if sent != 2 {
-		t.Errorf("a tools list_changed after the registration settled was dropped")
+}
+
+// A session connected while the tools register gets no tools list_changed
+// for it: a resources list_changed scheduled after the registration, with the
+// same debounce, arrives without one before it.
+func TestLazyToolsNoAnnouncement(t *testing.T) {
+	var tools atomic.Int32
+	resources := make(chan struct{}, 1)
+	opts := &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { tools.Add(1) },
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+			select {
+			case resources <- struct{}{}:
+			default:
+			}
+		},
+	}
+	_, _, s := connectWith(t, Config{Roots: []string{realTemp(t)}}, legacy, opts)
+	s.tools.close()
+	s.files.ListChanged(s.mcp)
+	select {
+	case <-resources:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no resources list_changed")
+	}
+	if n := tools.Load(); n != 0 {
+		t.Errorf("%d tools list_changed for the start-up registration, want none", n)
 	}
 }
 
