@@ -69,6 +69,8 @@ type Files struct {
 
 	mu       sync.Mutex                 // guards matchers
 	matchers map[string]*ignore.Matcher // by root path
+
+	pages segments // of recent resources/list walks
 }
 
 // New returns a Files. It panics when opts.Scope is nil (a programmer error).
@@ -94,7 +96,17 @@ func New(opts Options) *Files {
 // Register adds the file:///{+path} resource template and the file tools to s.
 // Write tools are added only when the Files is not read-only.
 func (f *Files) Register(s *mcp.Server) {
-	f.addTemplate(s)
+	f.RegisterTemplate(s)
+	f.RegisterTools(s)
+}
+
+// RegisterTemplate adds the file:///{+path} resource template to s.
+func (f *Files) RegisterTemplate(s *mcp.Server) { f.addTemplate(s) }
+
+// RegisterTools adds the file tools to s; write tools only when the Files is
+// not read-only. Inferring their schemas is most of their cost, so a server
+// may do it after its start-up (see server's lazyTools).
+func (f *Files) RegisterTools(s *mcp.Server) {
 	f.registerReadTools(s)
 	if !f.opts.ReadOnly {
 		f.registerWriteTools(s)
@@ -103,9 +115,10 @@ func (f *Files) Register(s *mcp.Server) {
 
 // Invalidate tells f that .gitignore rules or the git index under dir may have
 // changed, so the matchers of the roots containing dir (or inside it) drop
-// their caches.
+// their caches, and resources/list walks of them their segments.
 func (f *Files) Invalidate(dir string) {
 	dir = filepath.Clean(dir)
+	f.pages.dropUnder(dir)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for root, m := range f.matchers {

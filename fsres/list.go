@@ -2,8 +2,8 @@ package fsres
 
 import (
 	"context"
-	"errors"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -24,8 +24,12 @@ type listed struct {
 // the roots (symlinks count when they lead to a regular file inside the same
 // root), in root order and then path order, one page at a time. The cursor
 // is opaque and signed; a forged or stale one gets -32602 "invalid cursor".
-// A page costs a walk that skips every subtree before the cursor, so memory
-// stays at one page plus one directory listing per level.
+//
+// A page is served from a segment of an earlier walk when one covers it and
+// the directories that decide the page are unchanged (see [segment]);
+// otherwise it walks from the cursor, skipping every subtree before it, and
+// keeps what it walked past the page as a new segment. So paging through a
+// directory of 200,000 files reads it once, not once a page.
 func (f *Files) ListResources(ctx context.Context, req *mcp.ListResourcesRequest) (*mcp.ListResourcesResult, error) {
 	res := &mcp.ListResourcesResult{
 		Resources: []*mcp.Resource{},
@@ -49,19 +53,18 @@ func (f *Files) ListResources(ctx context.Context, req *mcp.ListResourcesRequest
 		start = c
 	}
 	want := f.opts.PageSize + 1 // one more tells whether there is a next page
+	scopeKey := strings.Join(uris, "\n")
 	var found []listed
 	for i := start.Root; i < len(rs) && len(found) < want; i++ {
 		last := ""
 		if i == start.Root {
 			last = start.Last
 		}
-		err := f.listRoot(ctx, sc, i, len(rs) > 1, last, func(l listed) bool {
-			found = append(found, l)
-			return len(found) < want
-		})
+		more, err := f.listRoot(ctx, sc, segKey{scope: scopeKey, root: i}, len(rs) > 1, last, want-len(found))
 		if err != nil {
 			return nil, err
 		}
+		found = append(found, more...)
 	}
 	if len(found) == want {
 		found = found[:want-1]
@@ -74,59 +77,121 @@ func (f *Files) ListResources(ctx context.Context, req *mcp.ListResourcesRequest
 	return res, nil
 }
 
-// listRoot emits the files of root i that sort after last, until emit
-// returns false.
-func (f *Files) listRoot(ctx context.Context, sc *roots.Scope, i int, multi bool, last string, emit func(listed) bool) error {
-	r := sc.Roots()[i]
+// listRoot returns up to need files of root key.root that sort after last.
+func (f *Files) listRoot(ctx context.Context, sc *roots.Scope, key segKey, multi bool, last string, need int) ([]listed, error) {
+	r := sc.Roots()[key.root]
 	base, err := sc.Resolve(r.URI)
 	if err != nil {
-		return nil // the root vanished: nothing to list
+		return nil, nil // the root vanished: nothing to list
 	}
 	if r.File {
 		info, err := base.Stat()
 		if err != nil || !info.Mode().IsRegular() || (last != "" && comparePaths(base.Rel, last) <= 0) {
+			return nil, nil
+		}
+		return []listed{{res: resource(r, base.Rel, multi, info), root: key.root, rel: base.Rel}}, nil
+	}
+	p := pager{root: r, base: base, index: key.root, multi: multi}
+	defer p.close()
+	var out []listed
+	for len(out) < need {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		s, fresh := f.pages.find(key, last), false
+		if s == nil {
+			s, err = f.buildSegment(ctx, sc, base, key, last, f.opts.PageSize+1)
+			if err != nil {
+				return nil, err
+			}
+			f.pages.add(s, f.log)
+			fresh = true
+		}
+		got, next, ok := p.serve(s, last, need-len(out), !fresh)
+		if !ok {
+			f.pages.drop(s) // changed since: walk again from last
+			continue
+		}
+		out = append(out, got...)
+		if next == "" {
+			break // the root's end
+		}
+		last = next
+	}
+	return out, nil
+}
+
+// pager serves pages of one root from segments.
+type pager struct {
+	root  roots.Root
+	base  roots.Loc
+	index int
+	multi bool
+
+	dir   string   // the directory dirFS is open on
+	dirFS *os.Root // nil until an entry below the root's top is stat'ed
+}
+
+// serve returns up to need files of s after last, each stat'ed now, and the
+// path to go on from when s ends before the page does ("" when the root
+// ends, or the page is full). With check it first makes sure that the
+// directories deciding these entries are unchanged; ok is false if not.
+func (p *pager) serve(s *segment, last string, need int, check bool) (out []listed, next string, ok bool) {
+	k := s.after(last)
+	upto := last
+	for ; k < s.len() && len(out) < need; k++ {
+		rel := s.entry(k)
+		upto = rel
+		if info := p.info(rel, s.links[k]); info != nil {
+			out = append(out, listed{res: resource(p.root, rel, p.multi, info), root: p.index, rel: rel})
+		}
+	}
+	ended := k == s.len()
+	if check && !s.valid(p.base.FS(), last, upto, ended && s.done) {
+		return nil, "", false
+	}
+	if ended && !s.done && len(out) < need {
+		return out, s.end, true
+	}
+	return out, "", true
+}
+
+// info is fileInfo for an entry of a segment: the regular file rel, or the
+// regular file inside the root that the symlink rel leads to; nil for
+// anything else, or if it has gone.
+func (p *pager) info(rel string, link bool) fs.FileInfo {
+	if link {
+		info, err := p.base.FS().Stat(filepath.FromSlash(rel)) // os.Root: never leaves the root
+		if err != nil || !info.Mode().IsRegular() {
 			return nil
 		}
-		emit(listed{res: resource(r, base.Rel, multi, info), root: i, rel: base.Rel})
-		return nil
+		return info
 	}
-	m, err := f.matcher(r)
-	if err != nil {
-		return err
-	}
-	inner := innerRoots(sc.Roots(), i)
-	err = m.Walk(ctx, func(rel string, d fs.DirEntry) error {
-		if inner[rel] {
-			// Another root: its files are listed once, under it.
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if last != "" {
-			if d.IsDir() {
-				if isAncestor(rel, last) || comparePaths(rel, last) > 0 {
-					return nil
-				}
-				return fs.SkipDir // everything below sorts before the cursor
-			}
-			if comparePaths(rel, last) <= 0 {
+	dir, name := path.Split(rel)
+	fsys := p.base.FS()
+	if dir != "" {
+		if p.dirFS == nil || p.dir != dir {
+			p.close()
+			r, err := fsys.OpenRoot(filepath.FromSlash(dir))
+			if err != nil {
 				return nil
 			}
+			p.dir, p.dirFS = dir, r
 		}
-		info := fileInfo(base, rel, d)
-		if info == nil {
-			return nil
-		}
-		if !emit(listed{res: resource(r, rel, multi, info), root: i, rel: rel}) {
-			return errStop
-		}
-		return nil
-	})
-	if errors.Is(err, errStop) {
+		fsys = p.dirFS
+	}
+	info, err := fsys.Lstat(name)
+	if err != nil || !info.Mode().IsRegular() {
 		return nil
 	}
-	return err
+	return info
+}
+
+func (p *pager) close() {
+	if p.dirFS != nil {
+		p.dirFS.Close()
+		p.dirFS, p.dir = nil, ""
+	}
 }
 
 // innerRoots returns the other roots that lie inside root i, by path
@@ -144,26 +209,6 @@ func innerRoots(rs []roots.Root, i int) map[string]bool {
 		inner[filepath.ToSlash(rel)] = true
 	}
 	return inner
-}
-
-// fileInfo returns the info of a walked regular file, or of the regular file
-// a symlink leads to inside the root; nil for everything else.
-func fileInfo(base roots.Loc, rel string, d fs.DirEntry) fs.FileInfo {
-	switch {
-	case d.Type().IsRegular():
-		info, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		return info
-	case d.Type()&fs.ModeSymlink != 0:
-		info, err := base.FS().Stat(filepath.FromSlash(rel)) // os.Root: never leaves the root
-		if err != nil || !info.Mode().IsRegular() {
-			return nil
-		}
-		return info
-	}
-	return nil
 }
 
 func resource(r roots.Root, rel string, multi bool, info fs.FileInfo) *mcp.Resource {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"text/template"
 	"unicode/utf8"
 
@@ -20,18 +21,20 @@ import (
 //go:embed templates/*.tmpl
 var templateFS embed.FS
 
-// templates holds one named template per prompt (see templates/*.tmpl). Parsing embedded files cannot fail at run
-// time unless the files are broken, which the tests catch.
-var templates = template.Must(template.New("").Option("missingkey=error").Funcs(template.FuncMap{
-	"bytes": func(n int64) string { return words.Count(int(n), "byte", "bytes") }, // {{bytes .Size}}: "1 byte", "2 bytes"
-}).ParseFS(templateFS, "templates/*.tmpl"))
+// templates holds one named template per prompt (see templates/*.tmpl), parsed at the first prompt rather than
+// at start-up. Parsing embedded files cannot fail at run time unless the files are broken, which the tests catch.
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Option("missingkey=error").Funcs(template.FuncMap{
+		"bytes": func(n int64) string { return words.Count(int(n), "byte", "bytes") }, // {{bytes .Size}}: "1 byte", "2 bytes"
+	}).ParseFS(templateFS, "templates/*.tmpl"))
+})
 
 const diffMIME = "text/x-diff"
 
 // render executes the named template.
 func render(name string, data any) (string, error) {
 	var b strings.Builder
-	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
+	if err := templates().ExecuteTemplate(&b, name, data); err != nil {
 		return "", fmt.Errorf("rendering prompt %s: %w", name, err)
 	}
 	return b.String(), nil

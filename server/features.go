@@ -57,13 +57,17 @@ func (s *Server) addFeatures() error {
 	s.closer = append(s.closer, s.repos.Close)
 	s.prompts = prompts.New(prompts.Options{Scope: s, Git: s.repos, Files: s.files, Logger: s.logger.With("component", "prompts")})
 
-	s.addListRoots()
-	s.files.Register(s.mcp)
-	s.repos.Register(s.mcp)
+	s.files.RegisterTemplate(s.mcp)
 	s.prompts.Register(s.mcp)
-	s.mcp.AddReceivingMiddleware(recoverPanics(s.logger), s.carry.results, localhostURIs, s.listResources, eraErrors, emptyText)
+	s.tools.start(func() { // not before the initialize answer: see lazyTools
+		s.addListRoots()
+		s.files.RegisterTools(s.mcp)
+		s.repos.Register(s.mcp)
+	}, s.logger)
+	s.closer = append(s.closer, s.tools.close)
+	s.mcp.AddReceivingMiddleware(recoverPanics(s.logger), s.carry.results, localhostURIs, s.listResources, eraErrors, emptyText, s.tools.wait)
 	s.mcp.AddReceivingMiddleware(s.clientLog.middleware) // outermost: every handler's context names its session
-	s.mcp.AddSendingMiddleware(s.listSent.middleware)
+	s.mcp.AddSendingMiddleware(s.listSent.middleware, s.tools.quiet)
 	if s.multi != nil {
 		s.mcp.AddSendingMiddleware(s.ownNotifications)
 	}
@@ -155,7 +159,8 @@ func (s *Server) startWatching() error {
 	s.closer = append(s.closer, n.close, s.watcher.close) // the worker stops first
 	go n.run()
 	s.client.onChange = s.rootsChanged
-	s.rootsChanged(context.Background(), nil, s.set.Scope())
+	s.background.start = func() { s.rootsChanged(context.Background(), nil, s.set.Scope()) }
+	s.mcp.AddReceivingMiddleware(s.background.middleware)
 	return nil
 }
 

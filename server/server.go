@@ -68,6 +68,8 @@ type Server struct {
 	clientLog   *clientLog    // forwards records marked for the client as notifications/message
 	listSent    sentSignal    // fires when a resources list_changed is written
 	carry       *carrier      // large texts, written around the SDK's encoder by Run's writer
+	tools       lazyTools     // registered after start-up
+	background  afterFirst    // watches and warm-up, started by the first message
 }
 
 // New builds a server from cfg. The roots in cfg must exist.

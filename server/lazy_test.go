@@ -1,0 +1,166 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// answered is a method handler that answers every call.
+func answered(context.Context, string, mcp.Request) (mcp.Result, error) {
+	return &mcp.ListToolsResult{}, nil
+}
+
+// tools/list and tools/call wait for the registration; the handshake and
+// everything else do not.
+func TestLazyToolsWait(t *testing.T) {
+	var l lazyTools
+	release := make(chan struct{})
+	l.start(func() { <-release }, slog.New(slog.DiscardHandler))
+	defer l.close()
+	defer close(release)
+	h := l.wait(answered)
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tt := range []struct {
+		method string
+		held   bool
+	}{
+		{"tools/list", true},
+		{"tools/call", true},
+		{"initialize", false},
+		{"server/discover", false},
+		{"resources/list", false},
+		{"prompts/list", false},
+	} {
+		t.Run(tt.method, func(t *testing.T) {
+			// With the context already done, a held call ends with its error.
+			_, err := h(gone, tt.method, nil)
+			if held := errors.Is(err, context.Canceled); held != tt.held {
+				t.Errorf("held = %v (err %v), want %v", held, err, tt.held)
+			}
+		})
+	}
+}
+
+func TestLazyToolsPanic(t *testing.T) {
+	var l lazyTools
+	l.start(func() { panic("a tool without a schema") }, slog.New(slog.DiscardHandler))
+	l.close()
+	_, err := l.wait(answered)(context.Background(), "tools/list", nil)
+	if err == nil || !strings.Contains(err.Error(), "internal error") {
+		t.Errorf("tools/list after a failed registration: err %v, want an internal error", err)
+	}
+}
+
+// The SDK's announcements of the registration are dropped, however late they
+// come; other notifications pass.
+func TestLazyToolsQuiet(t *testing.T) {
+	var l lazyTools
+	var sent []string
+	h := l.quiet(func(_ context.Context, method string, _ mcp.Request) (mcp.Result, error) {
+		sent = append(sent, method)
+		return nil, nil
+	})
+	for _, m := range []string{
+		"notifications/tools/list_changed",
+		"notifications/resources/list_changed",
+		"notifications/prompts/list_changed",
+		"notifications/tools/list_changed",
+		"notifications/resources/updated",
+	} {
+		if _, err := h(context.Background(), m, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"notifications/resources/list_changed", "notifications/prompts/list_changed", "notifications/resources/updated"}
+	if diff := cmp.Diff(want, sent); diff != "" {
+		t.Errorf("notifications sent mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// A session connected while the tools register gets no tools list_changed
+// for it: a resources list_changed scheduled after the registration, with the
+// same debounce, arrives without one before it.
+func TestLazyToolsNoAnnouncement(t *testing.T) {
+	var tools atomic.Int32
+	resources := make(chan struct{}, 1)
+	opts := &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { tools.Add(1) },
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+			select {
+			case resources <- struct{}{}:
+			default:
+			}
+		},
+	}
+	_, _, s := connectWith(t, Config{Roots: []string{realTemp(t)}}, legacy, opts)
+	s.tools.close()
+	s.files.ListChanged(s.mcp)
+	select {
+	case <-resources:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no resources list_changed")
+	}
+	if n := tools.Load(); n != 0 {
+		t.Errorf("%d tools list_changed for the start-up registration, want none", n)
+	}
+}
+
+// A client connected at once lists every tool, the same as once the
+// registration is long over.
+func TestLazyToolsListedAtOnce(t *testing.T) {
+	cs, _, s := connect(t, Config{Roots: []string{realTemp(t)}}, legacy)
+	first, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.tools.close()
+	again, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Tools) < 20 || len(first.Tools) != len(again.Tools) {
+		t.Errorf("%d tools at once, %d later; want the same, at least 20", len(first.Tools), len(again.Tools))
+	}
+}
+
+// The watches start after the initialize answer is ready, or before any
+// other first message; once.
+func TestAfterFirst(t *testing.T) {
+	for _, tt := range []struct {
+		methods []string
+		want    []string
+	}{
+		{[]string{"initialize", "notifications/initialized", "tools/list"},
+			[]string{"initialize", "start", "notifications/initialized", "tools/list"}},
+		{[]string{"server/discover", "resources/subscribe"},
+			[]string{"start", "server/discover", "resources/subscribe"}},
+		{[]string{"resources/subscribe", "initialize"},
+			[]string{"start", "resources/subscribe", "initialize"}},
+	} {
+		t.Run(tt.methods[0], func(t *testing.T) {
+			var got []string
+			a := &afterFirst{start: func() { got = append(got, "start") }}
+			h := a.middleware(func(_ context.Context, method string, _ mcp.Request) (mcp.Result, error) {
+				got = append(got, method)
+				return nil, nil
+			})
+			for _, m := range tt.methods {
+				if _, err := h(context.Background(), m, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("order mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
