@@ -124,11 +124,14 @@ func TestToolContract(t *testing.T) {
 	}
 }
 
-func TestMain(m *testing.M) {
-	// Git identity for tests that commit, isolated from the machine's config.
+// TestMain gives the tests that commit a git identity isolated from the
+// machine's config, and says once that git is missing (the warm-status tests
+// check grove against it).
+func TestMain(m *testing.M) { gitIdentity(); os.Exit(testenv.NeedGit(m)) }
+
+func gitIdentity() {
 	for k, v := range map[string]string{"GIT_AUTHOR_NAME": "T", "GIT_AUTHOR_EMAIL": "t@example.com",
 		"GIT_COMMITTER_NAME": "T", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_CONFIG_NOSYSTEM": "1"} {
 		os.Setenv(k, v)
 	}
-	os.Exit(testenv.NeedGit(m)) // the warm-status tests check grove against git
 }
