@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -45,9 +47,9 @@ Examples:
   grove doctor --root ~/src/myproject
   grove --http 127.0.0.1:8848 --root ~/src/myproject
 
-Add it to a client (Claude Code):
-  claude mcp add grove -- grove --root "$PWD"
-Any client: command "grove", args ["--root", "/absolute/project/path"].
+Add it to a client (Claude Code), with the absolute path GUI applications need:
+  claude mcp add grove -- %[1]s --root "$PWD"
+Any client: command %[2]s, args ["--root", "/absolute/project/path"].
 
 grove reads JSON-RPC on stdin and writes it on stdout; logs go to stderr or --log-file.
 `
@@ -101,7 +103,7 @@ func run(args []string) int {
 		return 0
 	}
 	if isTerminal(os.Stdin) {
-		fmt.Fprint(os.Stderr, terminalHint)
+		fmt.Fprintf(os.Stderr, terminalHint, selfCommand())
 	}
 	if err := server.Run(ctx, cfg); err != nil && !errors.Is(err, context.Canceled) {
 		if opts.logFile != "" {
@@ -115,9 +117,48 @@ func run(args []string) int {
 
 const terminalHint = `grove is an MCP server: an AI application (Claude Desktop, Claude Code, VS Code, Cursor)
 starts it and talks JSON-RPC to it over stdin/stdout. Add it to your client instead of running it here, e.g.:
-  claude mcp add grove -- grove --root "$PWD"
+  claude mcp add grove -- %s --root "$PWD"
 Run "grove doctor --root DIR" to see what a client would get, or "grove --help". Waiting for JSON-RPC on stdin...
 `
+
+// selfCommand is how a client snippet should name this binary: its absolute
+// path, because a GUI application does not see the shell's PATH. Under
+// "go run" the binary is a temporary file, so the snippet names where
+// "go install ." puts grove instead.
+func selfCommand() string {
+	if exe, ok := installedSelf(); ok {
+		return shellQuote(exe)
+	}
+	return `"$(go env GOPATH)/bin/grove"`
+}
+
+// selfJSON is selfCommand for a JSON config, where no shell expands anything.
+func selfJSON() string {
+	exe, ok := installedSelf()
+	if !ok {
+		exe = "/absolute/path/to/grove (go list -f '{{.Target}}' . prints it)"
+	}
+	b, _ := json.Marshal(exe)
+	return string(b)
+}
+
+func installedSelf() (string, bool) {
+	exe, err := os.Executable()
+	if err != nil || strings.Contains(filepath.ToSlash(exe), "/go-build") {
+		return "", false
+	}
+	return exe, true
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
 
 type flagOpts struct {
 	command     string // "" (serve) or "doctor"
@@ -247,7 +288,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprint(w, usage)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
-	fmt.Fprint(w, examples)
+	fmt.Fprintf(w, examples, selfCommand(), selfJSON())
 }
 
 func newLogger(level, file string) (*slog.Logger, func(), error) {

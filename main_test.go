@@ -121,3 +121,29 @@ func TestVersionLine(t *testing.T) {
 		t.Errorf("versionLine(devel) = %q, want it to say why no version is known", got)
 	}
 }
+
+func TestShellQuote(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"/home/me/go/bin/grove", "/home/me/go/bin/grove"},
+		{"/home/me/my tools/grove", "'/home/me/my tools/grove'"},
+		{"/tmp/it's/grove", `'/tmp/it'\''s/grove'`},
+		{"", "''"},
+	} {
+		if got := shellQuote(tt.in); got != tt.want {
+			t.Errorf("shellQuote(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestSnippetsUnderGoRun: a test binary lives in the go-build cache, as a
+// "go run" binary does, so the snippets name where "go install ." puts grove
+// rather than a temporary file.
+func TestSnippetsUnderGoRun(t *testing.T) {
+	var b strings.Builder
+	printUsage(&b)
+	for _, want := range []string{`claude mcp add grove -- "$(go env GOPATH)/bin/grove" --root "$PWD"`, `go list -f '{{.Target}}' .`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("help lacks %s:\n%s", want, b.String())
+		}
+	}
+}
