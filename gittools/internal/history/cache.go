@@ -34,9 +34,10 @@ type Cache struct {
 // IdleDrop is how long an index is kept without a history query on its repository.
 var IdleDrop = 10 * time.Minute
 
-// buildStep is how many commits a build indexes per hold of the repository's lock: a few milliseconds, so
-// tool calls waiting for the lock are not held up for long.
-const buildStep = 64
+// buildStep is how many commits a build indexes per hold of the repository's lock: about 2 ms (a commit
+// costs about a quarter of a millisecond), so a tool call that arrives during a build waits no longer than
+// that. At 64 a warm git_status measured during a build took 18 ms instead of 1.7 ms.
+const buildStep = 8
 
 // state is one repository's entry. Its fields are guarded by Cache.mu.
 type state struct {
