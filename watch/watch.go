@@ -37,7 +37,7 @@
 //
 // # Feeds
 //
-// Consumers that keep state derived from the tree (warm git status) subscribe to a directory with
+// Consumers that keep state computed from the tree (warm git status) subscribe to a directory with
 // [Watcher.Subscribe]: [Feed.Sync] returns every path with an event since the last Sync, after a barrier
 // that makes sure every change made before the call has been seen, or says that events were lost and
 // everything must be looked at again. [Feed.Cover] adds the watches such a consumer depends on.

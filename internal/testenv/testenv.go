@@ -8,7 +8,6 @@
 package testenv
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -31,7 +30,7 @@ func NeedGit(m Runner) int {
 
 func needGit(m Runner, w io.Writer) int {
 	if _, err := exec.LookPath("git"); err != nil {
-		fmt.Fprintln(w, "testenv:", GitMissing)
+		io.WriteString(w, "testenv: "+GitMissing+"\n")
 		return 1
 	}
 	return m.Run()
