@@ -41,8 +41,11 @@ func (b boundedFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File
 		return f, err
 	}
 	rel := filepath.ToSlash(filepath.Clean(name))
+	if strings.HasPrefix(rel, "objects/pack/") && strings.HasSuffix(rel, ".pack") {
+		return newWindowFile(f), nil
+	}
 	if strings.HasPrefix(rel, "objects/") && !strings.HasPrefix(rel, "objects/info/") {
-		return f, nil // packs and loose objects
+		return f, nil // pack indexes and loose objects
 	}
 	limit := int64(maxMetaFile)
 	if rel == "packed-refs" {
