@@ -3,6 +3,8 @@ package repo
 import (
 	"context"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // ctxLock is a mutex whose waiters can give up: a request waiting for a repository that another request holds
@@ -10,8 +12,9 @@ import (
 // that has gone. Its zero value is unlocked. Taking a free lock costs a channel send, as cheap as sync.Mutex
 // for our purposes.
 type ctxLock struct {
-	once sync.Once
-	ch   chan struct{} // holds a token while locked
+	once  sync.Once
+	ch    chan struct{} // holds a token while locked
+	asked atomic.Int64  // when a request last asked for the lock (LockContext), in Unix nanoseconds
 }
 
 func (l *ctxLock) init() { l.once.Do(func() { l.ch = make(chan struct{}, 1) }) }
@@ -19,6 +22,7 @@ func (l *ctxLock) init() { l.once.Do(func() { l.ch = make(chan struct{}, 1) }) }
 // LockContext takes the lock, or returns ctx.Err() if ctx ends first.
 func (l *ctxLock) LockContext(ctx context.Context) error {
 	l.init()
+	l.asked.Store(time.Now().UnixNano())
 	select {
 	case l.ch <- struct{}{}:
 		return nil
@@ -30,6 +34,12 @@ func (l *ctxLock) LockContext(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// SinceAsked is how long ago a request last asked for the lock (LockContext); background work that can wait
+// backs off while requests come in.
+func (l *ctxLock) SinceAsked() time.Duration {
+	return time.Duration(time.Now().UnixNano() - l.asked.Load())
 }
 
 // Lock takes the lock for work no request waits on (background warming, Close).
