@@ -23,24 +23,14 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import {
   ListRootsRequestSchema, ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
-
-const timeoutMs = 10_000; // a notification or a changed scope that takes longer never came
+import { gitEnv, repository, timeoutMs, waitFor as waitUntil } from "./fixture.mjs";
 
 const fail = (msg) => { console.error("FAIL:", msg); process.exit(1); };
 const ok = (msg) => console.log("ok  ", msg);
-
-// Isolates the git CLI and grove's git_commit from the machine's git config.
-const home = mkdtempSync(join(tmpdir(), "grove-client-home-"));
-const gitEnv = {
-  HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "Ann Author", GIT_AUTHOR_EMAIL: "ann@example.com",
-  GIT_COMMITTER_NAME: "Cid Committer", GIT_COMMITTER_EMAIL: "cid@example.com", TZ: "UTC", LC_ALL: "C",
-};
+const waitFor = (what, pred) => waitUntil(what, pred, fail);
 
 const transports = {
   stdio: (bin, root) => new StdioClientTransport({
@@ -48,32 +38,6 @@ const transports = {
     env: { PATH: process.env.PATH, ...gitEnv },
   }),
 };
-
-// waitFor resolves when pred() holds, polling while events arrive, or fails
-// after timeoutMs with what.
-async function waitFor(what, pred) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await pred()) return;
-    if (Date.now() > deadline) fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-// repository makes root a git repository with two commits and leaves one
-// file modified.
-function repository(root) {
-  const git = (...args) => execFileSync("git", args, { cwd: root, env: { ...process.env, ...gitEnv } });
-  git("init", "-q", "-b", "main");
-  mkdirSync(join(root, "sub"));
-  writeFileSync(join(root, "sub", "inner.txt"), "inner\n");
-  writeFileSync(join(root, "app.txt"), "version one\n");
-  git("add", "-A");
-  git("commit", "-q", "-m", "first commit");
-  writeFileSync(join(root, "app.txt"), "version two\n");
-  git("commit", "-q", "-am", "second commit");
-  writeFileSync(join(root, "app.txt"), "version three, not committed\n");
-}
 
 async function checks(transport, root) {
   repository(root);

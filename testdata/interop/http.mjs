@@ -11,44 +11,16 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ListRootsRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpdir } from "node:os";
 import { pathToFileURL } from "node:url";
+import { gitEnv, repository, timeoutMs, waitFor as waitUntil } from "./fixture.mjs";
 import { randomBytes } from "node:crypto";
-
-const timeoutMs = 10_000; // a notification or a changed scope that takes longer never came
 
 const fail = (msg) => { console.error("FAIL:", msg); grove?.kill("SIGKILL"); process.exit(1); };
 const ok = (msg) => console.log("ok  ", msg);
-
-const home = mkdtempSync(join(tmpdir(), "grove-http-home-"));
-const gitEnv = {
-  HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: "1",
-  GIT_AUTHOR_NAME: "Ann Author", GIT_AUTHOR_EMAIL: "ann@example.com",
-  GIT_COMMITTER_NAME: "Cid Committer", GIT_COMMITTER_EMAIL: "cid@example.com", TZ: "UTC", LC_ALL: "C",
-};
-
-async function waitFor(what, pred) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await pred()) return;
-    if (Date.now() > deadline) fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-function repository(root) {
-  const git = (...args) => execFileSync("git", args, { cwd: root, env: { ...process.env, ...gitEnv } });
-  git("init", "-q", "-b", "main");
-  mkdirSync(join(root, "sub"));
-  writeFileSync(join(root, "sub", "inner.txt"), "inner\n");
-  writeFileSync(join(root, "app.txt"), "version one\n");
-  git("add", "-A");
-  git("commit", "-q", "-m", "first commit");
-  writeFileSync(join(root, "app.txt"), "version two, not committed\n");
-}
+const waitFor = (what, pred) => waitUntil(what, pred, fail);
 
 // start runs grove --http on a free loopback port and resolves with its URL,
 // read from the client configuration it prints on stderr.

@@ -19,7 +19,7 @@ if ! cmp -s "$here/package-lock.json" "$work/package-lock.json" || [ ! -d "$work
 fi
 (cd "$top" && go build -o "$work/grove" .)
 # http.mjs imports the SDK, which node resolves from the script's own directory.
-cp "$here/http.mjs" "$work/http.mjs"
+cp "$here/http.mjs" "$here/fixture.mjs" "$work/"
 root="$(mktemp -d)"
 trap 'rm -rf "$root"' EXIT
 root="$(cd "$root" && pwd -P)"

@@ -1,0 +1,42 @@
+// What the interop clients share: the git environment, the fixture
+// repository and a polling wait. No SDK import, so it runs from anywhere.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+
+export const timeoutMs = 10_000; // a notification or a changed scope that takes longer never came
+
+// gitEnv isolates the git CLI and grove's git_commit from the machine's git config.
+const home = mkdtempSync(join(tmpdir(), "grove-interop-home-"));
+export const gitEnv = {
+  HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "Ann Author", GIT_AUTHOR_EMAIL: "ann@example.com",
+  GIT_COMMITTER_NAME: "Cid Committer", GIT_COMMITTER_EMAIL: "cid@example.com", TZ: "UTC", LC_ALL: "C",
+};
+
+// waitFor resolves when pred() holds, polling while events arrive, or calls
+// fail after timeoutMs with what.
+export async function waitFor(what, pred, fail) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await pred()) return;
+    if (Date.now() > deadline) fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+// repository makes root a git repository with two commits and leaves app.txt
+// modified.
+export function repository(root) {
+  const git = (...args) => execFileSync("git", args, { cwd: root, env: { ...process.env, ...gitEnv } });
+  git("init", "-q", "-b", "main");
+  mkdirSync(join(root, "sub"));
+  writeFileSync(join(root, "sub", "inner.txt"), "inner\n");
+  writeFileSync(join(root, "app.txt"), "version one\n");
+  git("add", "-A");
+  git("commit", "-q", "-m", "first commit");
+  writeFileSync(join(root, "app.txt"), "version two\n");
+  git("commit", "-q", "-am", "second commit");
+  writeFileSync(join(root, "app.txt"), "version three, not committed\n");
+}
