@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"errors"
 	"io"
 	"sync"
 
@@ -85,12 +86,10 @@ func (w *windowFile) Seek(offset int64, whence int) (int64, error) {
 		return n, nil
 	}
 	if offset < 0 {
-		return w.pos, &seekError{offset}
+		return w.pos, errNegativeSeek
 	}
 	w.pos = offset
 	return offset, nil
 }
 
-type seekError struct{ offset int64 }
-
-func (e *seekError) Error() string { return "seek to a negative offset in a pack file" }
+var errNegativeSeek = errors.New("seek to a negative offset in a pack file")
