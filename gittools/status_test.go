@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -149,12 +148,12 @@ func TestStatusFIFODoesNotHang(t *testing.T) {
 	f := newFixture(t)
 	f.write("a.txt", "a\n")
 	f.commit("initial")
-	if err := syscall.Mkfifo(filepath.Join(f.dir, "pipe"), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(f.dir, "pipe")); err != nil {
 		t.Skip("mkfifo:", err)
 	}
 	// a tracked file replaced by a FIFO must not be opened either
 	os.Remove(filepath.Join(f.dir, "a.txt"))
-	if err := syscall.Mkfifo(filepath.Join(f.dir, "a.txt"), 0o644); err != nil {
+	if err := mkfifo(filepath.Join(f.dir, "a.txt")); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan []string, 1)
