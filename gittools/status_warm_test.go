@@ -370,6 +370,18 @@ func TestWarmStatusScenarios(t *testing.T) {
 				func(f *fixture) { f.write(".git/info/exclude", "\n") },
 			},
 		},
+		{
+			// The file core.excludesFile names is not a .gitignore: no event of the feed says its rules
+			// changed.
+			name:  "core.excludesFile edited",
+			setup: []string{"a.txt", "a\n"},
+			steps: []func(f *fixture){
+				func(f *fixture) { f.write("notes.md", "n\n", "my-excludes", "\n") },
+				func(f *fixture) { f.git("config", "core.excludesFile", "my-excludes") },
+				func(f *fixture) { f.write("my-excludes", "*.md\n") },
+				func(f *fixture) { f.write("my-excludes", "\n") },
+			},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)

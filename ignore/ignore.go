@@ -74,6 +74,7 @@ type Matcher struct {
 type state struct {
 	repo        *repo
 	global      []*list // info/exclude, then core.excludesFile
+	excludes    string  // the excludes file read (or looked for), "" if none applies
 	hashSize    int
 	nodes       map[string]*dirNode
 	tracked     *tracked
@@ -157,10 +158,20 @@ func (m *Matcher) load(lr *lazyRoot) *state {
 			st.global = append(st.global, parse(data, "", name))
 		}
 	}
-	if l := m.excludes(lr, cfg); l != nil {
+	var l *list
+	if l, st.excludes = m.excludes(lr, cfg); l != nil {
 		st.global = append(st.global, l)
 	}
 	return st
+}
+
+// ExcludesFile is the absolute name of the excludes file whose rules apply (core.excludesFile, or the
+// default $XDG_CONFIG_HOME/git/ignore), whether or not it exists; "" when none applies. A caller that keeps
+// answers across calls watches it: its content changes are not among the tree's own .gitignore files.
+func (m *Matcher) ExcludesFile() string {
+	lr := &lazyRoot{dir: m.boundary}
+	defer lr.close()
+	return m.state(lr).excludes
 }
 
 // excludes reads core.excludesFile, or $XDG_CONFIG_HOME/git/ignore if it is
@@ -168,7 +179,7 @@ func (m *Matcher) load(lr *lazyRoot) *state {
 // there. A file named by the repository's own config is read only if it
 // lies inside the tree: the repository's content is not trusted to make
 // grove read files outside its roots.
-func (m *Matcher) excludes(lr *lazyRoot, cfg gitConfig) *list {
+func (m *Matcher) excludes(lr *lazyRoot, cfg gitConfig) (*list, string) {
 	name := cfg.excludesFile
 	if name == "" {
 		name = xdgPath("ignore")
@@ -180,14 +191,14 @@ func (m *Matcher) excludes(lr *lazyRoot, cfg gitConfig) *list {
 	if cfg.fromRepo {
 		rel, ok := inside(name, m.boundary)
 		if !ok {
-			return nil
+			return nil, ""
 		}
 		data, err = readIn(lr, rel)
 	} else if name != "" {
 		data, err = readFile(name)
 	}
 	if err != nil || data == nil {
-		return nil
+		return nil, name
 	}
-	return parse(data, "", name)
+	return parse(data, "", name), name
 }

@@ -167,8 +167,8 @@ func invalidateMatcher(rp *repo.Repo) {
 
 // ignoreStamp is the stat data of the files the ignore rules come from besides the .gitignore files,
 // which the feed reports: .git/info/exclude, the repository's config and the global ones (which may name
-// core.excludesFile), and the default global excludes file.
-type ignoreStamp [5]fileStamp
+// core.excludesFile), the default global excludes file, and the core.excludesFile the rules were read from.
+type ignoreStamp [6]fileStamp
 
 type fileStamp struct {
 	mtime, size int64
@@ -181,6 +181,10 @@ func readIgnoreStamp(rp *repo.Repo) ignoreStamp {
 	if xdg == "" && home != "" {
 		xdg = filepath.Join(home, ".config")
 	}
+	excludes := ""
+	if rp.Matcher != nil {
+		excludes = rp.Matcher.ExcludesFile()
+	}
 	var st ignoreStamp
 	for i, name := range []string{
 		filepath.Join(rp.CommonDir, "info", "exclude"),
@@ -188,6 +192,7 @@ func readIgnoreStamp(rp *repo.Repo) ignoreStamp {
 		filepath.Join(xdg, "git", "config"),
 		filepath.Join(home, ".gitconfig"),
 		filepath.Join(xdg, "git", "ignore"),
+		excludes,
 	} {
 		if !filepath.IsAbs(name) {
 			continue // no home directory
