@@ -30,34 +30,9 @@ func FlatTree(rp *repo.Repo, ctx context.Context, c *object.Commit) (map[string]
 	if c == nil {
 		return out, nil
 	}
-	return out, flatten(rp, ctx, c.TreeHash, "", out, repo.NewTreeBudget())
-}
-
-func flatten(rp *repo.Repo, ctx context.Context, h plumbing.Hash, dir string, out map[string]BlobEntry, walk *repo.TreeBudget) error {
-	if err := walk.Next(ctx); err != nil {
-		return err
-	}
-	es, err := repo.TreeEntries(rp, h)
-	if err != nil {
-		return err
-	}
-	if err := walk.Spend(len(es)); err != nil {
-		return err
-	}
-	for _, e := range es {
-		p, err := walk.Child(dir, e.Name)
-		if err != nil {
-			return rp.Noted(err)
-		}
-		if e.Mode == filemode.Dir {
-			if err := flatten(rp, ctx, e.Hash, p, out, walk); err != nil {
-				return err
-			}
-			continue
-		}
+	return out, repo.WalkTree(rp, ctx, c.TreeHash, "", repo.NewTreeBudget(), nil, func(p string, e object.TreeEntry) {
 		out[p] = BlobEntry{Hash: e.Hash, Mode: e.Mode}
-	}
-	return nil
+	})
 }
 
 // treeDir is a directory being assembled from index entries.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Staged compares HEAD's tree with the index, the X column of `git status --short`: 'A', 'M', 'D' or 'T'.
@@ -31,7 +32,37 @@ func TreeVsIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, tree plu
 	out := map[string]byte{}
 	seen := make([]bool, len(idx.Entries))
 	if !tree.IsZero() {
-		if err := diffTreeIndex(rp, ctx, idx, "", tree, seen, out, repo.NewTreeBudget()); err != nil {
+		// A subtree whose cache-tree node equals HEAD's holds exactly the index entries under it: all seen.
+		enter := func(dir string, h plumbing.Hash) bool {
+			if ct, ok := idx.CacheTree[dir]; ok && ct == h {
+				lo, hi := idx.PrefixRange(dir)
+				for i := lo; i < hi; i++ {
+					seen[i] = true
+				}
+				return false
+			}
+			return true
+		}
+		leaf := func(p string, te object.TreeEntry) {
+			i, ok := idx.ByName[p]
+			if !ok {
+				out[p] = 'D'
+				return
+			}
+			for j := i; j < len(idx.Entries) && idx.Entries[j].Name == p; j++ {
+				seen[j] = true
+			}
+			switch e := idx.Entries[i]; {
+			case e.Stage != 0:
+			case e.IntentToAdd:
+				out[p] = 'D' // an intent-to-add entry stands for no content: HEAD's file is deleted, as git says
+			default:
+				if c := compareEntry(te.Mode, te.Hash, e.Mode, e.Hash); c != 0 {
+					out[p] = c
+				}
+			}
+		}
+		if err := repo.WalkTree(rp, ctx, tree, "", repo.NewTreeBudget(), enter, leaf); err != nil {
 			return nil, err
 		}
 	}
@@ -41,56 +72,6 @@ func TreeVsIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, tree plu
 		}
 	}
 	return out, nil
-}
-
-func diffTreeIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, dir string, h plumbing.Hash, seen []bool, out map[string]byte, walk *repo.TreeBudget) error {
-	if ct, ok := idx.CacheTree[dir]; ok && ct == h {
-		lo, hi := idx.PrefixRange(dir)
-		for i := lo; i < hi; i++ {
-			seen[i] = true
-		}
-		return nil
-	}
-	if err := walk.Next(ctx); err != nil {
-		return err
-	}
-	es, err := repo.TreeEntries(rp, h)
-	if err != nil {
-		return err
-	}
-	if err := walk.Spend(len(es)); err != nil {
-		return err
-	}
-	for _, te := range es {
-		p, err := walk.Child(dir, te.Name)
-		if err != nil {
-			return rp.Noted(err)
-		}
-		if te.Mode == filemode.Dir {
-			if err := diffTreeIndex(rp, ctx, idx, p, te.Hash, seen, out, walk); err != nil {
-				return err
-			}
-			continue
-		}
-		i, ok := idx.ByName[p]
-		if !ok {
-			out[p] = 'D'
-			continue
-		}
-		for j := i; j < len(idx.Entries) && idx.Entries[j].Name == p; j++ {
-			seen[j] = true
-		}
-		switch e := idx.Entries[i]; {
-		case e.Stage != 0:
-		case e.IntentToAdd:
-			out[p] = 'D' // an intent-to-add entry stands for no content: HEAD's file is deleted, as git says
-		default:
-			if c := compareEntry(te.Mode, te.Hash, e.Mode, e.Hash); c != 0 {
-				out[p] = c
-			}
-		}
-	}
-	return nil
 }
 
 // compareEntry returns 0 when equal, 'T' when the kind of object changed (file, symlink, submodule), else 'M'.
