@@ -375,4 +375,3 @@ func TestSynthetic64(t *testing.T) {
 		t.Error(diff)
 	}
 }
-
