@@ -1,7 +1,5 @@
 package packread
 
-import "container/list"
-
 // key names a resolved object by its pack and offset.
 type key struct {
 	pack int
@@ -9,46 +7,51 @@ type key struct {
 }
 
 type entry struct {
-	k    key
 	typ  Type
 	data []byte
 }
 
-// cache holds recently resolved objects up to max bytes, dropping the least recently used.
+// entryOverhead is what an entry costs besides its data: its map slot and slice header.
+const entryOverhead = 64
+
+// cache holds recently resolved objects in two generations of at most max/2 bytes each: new entries go
+// to cur, a hit in old moves to cur, and when cur is full old is dropped and cur becomes old. No list and
+// no allocation per entry, and the maps are sized from the last generation, so they seldom grow.
 type cache struct {
-	max, used int
-	lru       *list.List // of *entry, most recent first
-	byKey     map[key]*list.Element
+	max, curBytes int
+	cur, old      map[key]entry
 }
 
-func newCache(max int) cache {
-	return cache{max: max, lru: list.New(), byKey: map[key]*list.Element{}}
-}
+func newCache(max int) cache { return cache{max: max} }
 
-func (c *cache) get(k key) (*entry, bool) {
-	el, ok := c.byKey[k]
-	if !ok {
-		return nil, false
+func (c *cache) get(k key) (entry, bool) {
+	if e, ok := c.cur[k]; ok {
+		return e, true
 	}
-	c.lru.MoveToFront(el)
-	return el.Value.(*entry), true
+	e, ok := c.old[k]
+	if ok {
+		c.add(k, e)
+	}
+	return e, ok
 }
 
 func (c *cache) put(k key, typ Type, data []byte) {
 	if len(data) > c.max/4 {
 		return
 	}
-	if el, ok := c.byKey[k]; ok {
-		c.lru.MoveToFront(el)
+	if _, ok := c.cur[k]; ok {
 		return
 	}
-	c.byKey[k] = c.lru.PushFront(&entry{k: k, typ: typ, data: data})
-	c.used += len(data)
-	for c.used > c.max {
-		el := c.lru.Back()
-		e := el.Value.(*entry)
-		c.lru.Remove(el)
-		delete(c.byKey, e.k)
-		c.used -= len(e.data)
+	c.add(k, entry{typ: typ, data: data})
+}
+
+func (c *cache) add(k key, e entry) {
+	size := len(e.data) + entryOverhead
+	if c.cur == nil || c.curBytes+size > c.max/2 {
+		c.old = c.cur
+		c.cur = make(map[key]entry, max(len(c.old), 1024))
+		c.curBytes = 0
 	}
+	c.cur[k] = e
+	c.curBytes += size
 }

@@ -34,6 +34,7 @@ type idx struct {
 	off64  int
 	n64    int   // entries in the 8-byte offset table
 	packSz int64 // the pack's size: offsets must lie before its trailer
+	mapped bool  // data is the file mapped into memory
 }
 
 // readIdx reads the index file name from root: its size is checked against the object count in its fanout
@@ -71,11 +72,28 @@ func readIdx(root *os.Root, name string) (*idx, error) {
 		}
 		return nil, &CorruptError{File: name, Reason: fmt.Sprintf("index of %d bytes for %d objects", size, n)}
 	}
+	if data := mapFile(f, size); data != nil {
+		x, err := parseIdx(name, data)
+		if err != nil {
+			unmap(data)
+			return nil, err
+		}
+		x.mapped = true
+		return x, nil
+	}
 	data := make([]byte, size)
 	if _, err := f.ReadAt(data, 0); err != nil {
 		return nil, &CorruptError{File: name, Reason: "index changed while read"}
 	}
 	return parseIdx(name, data)
+}
+
+// close unmaps a mapped index.
+func (x *idx) close() {
+	if x.mapped {
+		unmap(x.data)
+	}
+	x.data, x.mapped = nil, false
 }
 
 // parseIdx checks an index's tables: magic and version, fanout never decreasing, size matching the count.

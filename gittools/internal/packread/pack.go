@@ -23,6 +23,16 @@ type pack struct {
 	end   int64 // where object data ends: the trailing checksum starts
 	mtime int64
 	idx   *idx
+	data  []byte // the pack mapped into memory (nil: read through the window)
+}
+
+// close unmaps and closes the pack. Nothing may refer to its mapping afterwards: what Read returns and
+// the cache hold is always copied out of it.
+func (p *pack) close() {
+	unmap(p.data)
+	p.data = nil
+	p.idx.close()
+	p.f.Close()
 }
 
 // openPack opens base.idx and base.pack and checks that they belong together: the object counts agree
@@ -35,11 +45,13 @@ func openPack(root *os.Root, base string) (*pack, error) {
 	name := base + ".pack"
 	f, err := root.Open(name)
 	if err != nil {
+		x.close()
 		return nil, ErrNotFound // a pack removed after a repack: read elsewhere
 	}
 	p := &pack{f: f, name: name, idx: x}
 	if err := p.check(); err != nil {
 		f.Close()
+		x.close()
 		return nil, err
 	}
 	return p, nil
@@ -79,6 +91,7 @@ func (p *pack) check() error {
 		return ErrNotFound // the index describes another pack (a repack replaced it): read elsewhere
 	}
 	p.idx.packSz = p.size
+	p.data = mapFile(p.f, p.size)
 	return nil
 }
 
@@ -409,6 +422,14 @@ func (c *cursor) fill() error {
 }
 
 func (c *cursor) ReadByte() (byte, error) {
+	if d := c.p.data; d != nil {
+		if c.pos >= c.p.end {
+			return 0, io.EOF
+		}
+		b := d[c.pos]
+		c.pos++
+		return b, nil
+	}
 	if err := c.fill(); err != nil {
 		return 0, err
 	}
@@ -420,6 +441,14 @@ func (c *cursor) ReadByte() (byte, error) {
 func (c *cursor) Read(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
+	}
+	if d := c.p.data; d != nil {
+		if c.pos >= c.p.end {
+			return 0, io.EOF
+		}
+		n := copy(b, d[c.pos:c.p.end])
+		c.pos += int64(n)
+		return n, nil
 	}
 	if err := c.fill(); err != nil {
 		return 0, err

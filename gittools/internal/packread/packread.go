@@ -23,6 +23,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -82,8 +84,10 @@ const (
 	// MaxChain bounds a delta chain: git writes chains of at most 4,095 (its --depth limit), and a chain of
 	// REF_DELTA objects can loop, which this bound ends.
 	MaxChain = 10_000
-	// cacheBytes bounds the cache of resolved objects; one object over cacheBytes/4 is not cached.
-	cacheBytes = 8 << 20
+	// cacheBytes bounds the cache of resolved objects, counting entryOverhead for each; one object over
+	// cacheBytes/4 is not cached. A path-limited log over 20,000 commits reads some 9 MiB of trees (root
+	// trees of 300 bytes, the directories on the path), which then all stay for the next call.
+	cacheBytes = 16 << 20
 	// window is how much of a pack one read system call brings in.
 	window = 64 << 10
 	// maxPacks bounds the pack files read from one directory.
@@ -112,11 +116,33 @@ func Open(dir string) *Reader { return &Reader{dir: dir, cache: newCache(cacheBy
 
 // Load reads the pack indexes now (once). It returns the problems of the packs it skipped, which the
 // reader treats as holding nothing; a missing directory is no error.
-func (r *Reader) Load() error {
+func (r *Reader) Load() (err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer faulted(&err)
 	r.load()
 	return r.loadErr
+}
+
+// errFault is the error for a mapped pack file that shrank while it was read (another program truncated
+// it): the access faults, and the fault becomes this error instead of ending the process.
+var errFault = errors.New("a pack file changed while it was read")
+
+// faulted turns a memory fault (a mapped file cut short, see debug.SetPanicOnFault) into errFault; any
+// other panic goes on.
+func faulted(err *error) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if re, ok := v.(runtime.Error); ok {
+		if _, ok := re.(interface{ Addr() uintptr }); ok {
+			*err = errFault
+			return
+		}
+	}
+	panic(v)
 }
 
 func (r *Reader) load() {
@@ -174,7 +200,7 @@ func (r *Reader) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, p := range r.packs {
-		p.f.Close()
+		p.close()
 	}
 	r.packs, r.win, r.winPack = nil, nil, nil
 	r.cache = newCache(cacheBytes)
@@ -187,9 +213,12 @@ func (r *Reader) Close() error {
 }
 
 // Has reports whether a pack holds the object name.
-func (r *Reader) Has(name [20]byte) bool {
+func (r *Reader) Has(name [20]byte) (ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	var err error
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer faulted(&err)
 	r.load()
 	for _, p := range r.packs {
 		if _, ok, err := p.idx.find(name[:]); ok && err == nil {
@@ -202,9 +231,11 @@ func (r *Reader) Has(name [20]byte) bool {
 // Read returns the type and content of object name. limit gives, for the object's type, the largest
 // content Read may inflate; a larger object is a *TooLargeError. The content is shared with the cache: the
 // caller must not modify it.
-func (r *Reader) Read(name [20]byte, limit func(Type) int64) (Type, []byte, error) {
+func (r *Reader) Read(name [20]byte, limit func(Type) int64) (_ Type, _ []byte, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer faulted(&err)
 	r.load()
 	for _, p := range r.packs {
 		off, ok, err := p.idx.find(name[:])
