@@ -1,7 +1,6 @@
 package history
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"time"
@@ -49,7 +48,7 @@ func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, start pl
 		if it.indexed {
 			it.time = it.node.Time
 		}
-		heap.Push(&queue, it)
+		queue.Put(it)
 	}
 	pushPos := func(pos uint32) bool {
 		if queuedPos[pos] {
@@ -106,7 +105,7 @@ func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, start pl
 			out.Scanned, out.Resume = n, queue[0].hash.String()
 			return out, nil
 		}
-		it := heap.Pop(&queue).(pathItem)
+		it := queue.Take()
 		if !q.since.IsZero() && time.Unix(it.time, 0).Before(q.since) {
 			continue // like git: older than --since, and its parents are not walked
 		}
