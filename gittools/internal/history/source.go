@@ -28,7 +28,11 @@ type graphCommit struct {
 }
 
 func newCommitSource(rp *repo.Repo, g *commitgraph.Graph) *commitSource {
-	return &commitSource{g: g, rp: rp, memo: make(map[plumbing.Hash]graphCommit, 1024)}
+	n := 1024
+	if g != nil {
+		n = min(max(n, int(g.Len())), 1<<16) // a walk reads most of the graph's commits: no growing on the way
+	}
+	return &commitSource{g: g, rp: rp, memo: make(map[plumbing.Hash]graphCommit, n)}
 }
 
 // walker is the fallback for commits the graph lacks, made on first use: its go-git commit-graph index

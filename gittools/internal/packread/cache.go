@@ -11,47 +11,80 @@ type entry struct {
 	data []byte
 }
 
-// entryOverhead is what an entry costs besides its data: its map slot and slice header.
-const entryOverhead = 64
+const (
+	// entryOverhead is what an entry costs besides its data: its map slot and ring slot.
+	entryOverhead = 64
+	// maxEntries bounds the entries however small they are.
+	maxEntries = 1 << 16
+)
 
-// cache holds recently resolved objects in two generations of at most max/2 bytes each: new entries go
-// to cur, a hit in old moves to cur, and when cur is full old is dropped and cur becomes old. No list and
-// no allocation per entry, and the maps are sized from the last generation, so they seldom grow.
+// cache holds recently resolved objects, at most max bytes, in a ring in the order they were added: the
+// oldest go first (a history walk reads in order and needs the recent bases). The map only ever grows to
+// the ring's size, so a long walk does not keep rebuilding it, and no entry costs an allocation of its
+// own beyond its data.
 type cache struct {
-	max, curBytes int
-	cur, old      map[key]entry
+	max, used int
+	ring      []slot // oldest at ring[start], len(ring) grows up to maxEntries, then wraps
+	start, n  int
+	byKey     map[key]int32 // index into ring
+}
+
+type slot struct {
+	k key
+	e entry
 }
 
 func newCache(max int) cache { return cache{max: max} }
 
 func (c *cache) get(k key) (entry, bool) {
-	if e, ok := c.cur[k]; ok {
-		return e, true
+	i, ok := c.byKey[k]
+	if !ok {
+		return entry{}, false
 	}
-	e, ok := c.old[k]
-	if ok {
-		c.add(k, e)
-	}
-	return e, ok
+	return c.ring[i].e, true
 }
 
 func (c *cache) put(k key, typ Type, data []byte) {
-	if len(data) > c.max/4 {
+	size := len(data) + entryOverhead
+	if size > c.max/4 {
 		return
 	}
-	if _, ok := c.cur[k]; ok {
+	if c.byKey == nil {
+		c.byKey = make(map[key]int32, 1024)
+	}
+	if _, ok := c.byKey[k]; ok {
 		return
 	}
-	c.add(k, entry{typ: typ, data: data})
+	for c.n > 0 && (c.used+size > c.max || c.n == maxEntries) {
+		c.evict()
+	}
+	if c.n == len(c.ring) && len(c.ring) < maxEntries {
+		c.grow()
+	}
+	i := (c.start + c.n) % len(c.ring)
+	c.ring[i] = slot{k: k, e: entry{typ: typ, data: data}}
+	c.byKey[k] = int32(i)
+	c.n++
+	c.used += size
 }
 
-func (c *cache) add(k key, e entry) {
-	size := len(e.data) + entryOverhead
-	if c.cur == nil || c.curBytes+size > c.max/2 {
-		c.old = c.cur
-		c.cur = make(map[key]entry, max(len(c.old), 1024))
-		c.curBytes = 0
+// evict drops the oldest entry.
+func (c *cache) evict() {
+	s := &c.ring[c.start]
+	delete(c.byKey, s.k)
+	c.used -= len(s.e.data) + entryOverhead
+	*s = slot{}
+	c.start = (c.start + 1) % len(c.ring)
+	c.n--
+}
+
+// grow doubles the ring (it is full), keeping the order and renumbering the map.
+func (c *cache) grow() {
+	size := min(max(2*len(c.ring), 1024), maxEntries)
+	ring := make([]slot, size)
+	for j := range c.n {
+		ring[j] = c.ring[(c.start+j)%len(c.ring)]
+		c.byKey[ring[j].k] = int32(j)
 	}
-	c.cur[k] = e
-	c.curBytes += size
+	c.ring, c.start = ring, 0
 }

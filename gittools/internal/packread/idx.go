@@ -2,6 +2,7 @@ package packread
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -143,9 +144,15 @@ func (x *idx) find(name []byte) (int64, bool, error) {
 		lo = int(binary.BigEndian.Uint32(x.data[idxHeader+4*(b-1):]))
 	}
 	hi := int(binary.BigEndian.Uint32(x.data[idxHeader+4*b:]))
+	want := binary.BigEndian.Uint64(name)
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		switch c := bytes.Compare(x.name(mid), name); {
+		// The first 8 bytes decide nearly every comparison; compare them as one number.
+		c := cmp.Compare(binary.BigEndian.Uint64(x.data[x.names+mid*hashLen:]), want)
+		if c == 0 {
+			c = bytes.Compare(x.name(mid), name)
+		}
+		switch {
 		case c == 0:
 			off, err := x.offset(mid)
 			return off, err == nil, err
