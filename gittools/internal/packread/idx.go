@@ -73,7 +73,7 @@ func readIdx(root *os.Root, name string) (*idx, error) {
 		}
 		return nil, &CorruptError{File: name, Reason: fmt.Sprintf("index of %d bytes for %d objects", size, n)}
 	}
-	if data := mapFile(f, size); data != nil {
+	if data := mapFile(f, size); mapFiles && data != nil {
 		x, err := parseIdx(name, data)
 		if err != nil {
 			unmap(data)

@@ -139,38 +139,48 @@ func TestReadMatchesGit(t *testing.T) {
 			return nil
 		}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := Open(tt.dir)
-			defer r.Close()
-			if err := r.Load(); err != nil {
-				t.Fatal(err)
-			}
-			if len(r.packs) != 1 {
-				t.Fatalf("%d packs, want 1", len(r.packs))
-			}
-			if err := tt.check(r); err != nil {
-				t.Fatal(err)
-			}
-			got := map[string]oracleObject{}
-			for name := range want {
-				var n [20]byte
-				hex.Decode(n[:], []byte(name))
-				typ, data, err := r.Read(n, noLimit)
-				if err != nil {
-					t.Fatalf("%s: %v", name, err)
-				}
-				got[name] = oracleObject{Type: typ.String(), Data: string(data)}
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("objects differ from git cat-file (-git +packread):\n%s", diff)
-			}
-			var missing [20]byte
-			missing[0] = 0xff
-			if _, _, err := r.Read(missing, noLimit); !errors.Is(err, ErrNotFound) {
-				t.Errorf("missing object: err = %v, want ErrNotFound", err)
-			}
-		})
+	for _, mapped := range []bool{true, false} {
+		mapFiles = mapped
+		t.Cleanup(func() { mapFiles = true })
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s, mapped %v", tt.name, mapped), func(t *testing.T) { readAllMatch(t, tt.dir, tt.check, want) })
+		}
+	}
+}
+
+// readAllMatch reads every object of want from the packs in dir and compares it with want.
+func readAllMatch(t *testing.T, dir string, check func(r *Reader) error, want map[string]oracleObject) {
+	r := Open(dir)
+	defer r.Close()
+	if err := r.Load(); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.packs) != 1 {
+		t.Fatalf("%d packs, want 1", len(r.packs))
+	}
+	if r.packs[0].data != nil && !mapFiles {
+		t.Fatal("the pack is mapped with mapping off")
+	}
+	if err := check(r); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]oracleObject{}
+	for name := range want {
+		var n [20]byte
+		hex.Decode(n[:], []byte(name))
+		typ, data, err := r.Read(n, noLimit)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got[name] = oracleObject{Type: typ.String(), Data: string(data)}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("objects differ from git cat-file (-git +packread):\n%s", diff)
+	}
+	var missing [20]byte
+	missing[0] = 0xff
+	if _, _, err := r.Read(missing, noLimit); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing object: err = %v, want ErrNotFound", err)
 	}
 }
 
