@@ -112,12 +112,9 @@ func readCapped(dir, name string, budget *int64) ([]byte, error) {
 	if fi.Size() > *budget {
 		return nil, fmt.Errorf("%s is %d bytes, over the %d bytes grove reads: %w", name, fi.Size(), *budget, errTooBig)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, *budget+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > *budget {
-		return nil, errTooBig
+	data := make([]byte, fi.Size()) // one allocation of the checked size: io.ReadAll grew it step by step
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	*budget -= int64(len(data))
 	return data, nil

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"time"
@@ -19,7 +18,8 @@ type pathItem struct {
 	hash    plumbing.Hash
 	time    int64
 	seq     int
-	pos     uint32 // with inGraph
+	pos     uint32        // with inGraph
+	tree    plumbing.Hash // with inGraph
 	inGraph bool
 	parents []uint32 // graph positions, with inGraph
 	node    pathindex.Node
@@ -49,7 +49,7 @@ func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, start pl
 		if it.indexed {
 			it.time = it.node.Time
 		}
-		heap.Push(&queue, it)
+		queue.Put(it)
 	}
 	pushPos := func(pos uint32) bool {
 		if queuedPos[pos] {
@@ -61,7 +61,7 @@ func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, start pl
 			return false
 		}
 		queuedPos[pos] = true
-		it := pathItem{hash: h, time: d.Time, pos: pos, inGraph: true, parents: d.Parents}
+		it := pathItem{hash: h, time: d.Time, pos: pos, tree: d.Tree, inGraph: true, parents: d.Parents}
 		if pw.index != nil {
 			it.node, it.indexed = pw.index.Lookup(h)
 		}
@@ -106,7 +106,7 @@ func pathLog(rp *repo.Repo, ctx context.Context, q Query, pw *pathWalk, start pl
 			out.Scanned, out.Resume = n, queue[0].hash.String()
 			return out, nil
 		}
-		it := heap.Pop(&queue).(pathItem)
+		it := queue.Take()
 		if !q.since.IsZero() && time.Unix(it.time, 0).Before(q.since) {
 			continue // like git: older than --since, and its parents are not walked
 		}
@@ -167,6 +167,11 @@ func (pw *pathWalk) decide(it pathItem) (bool, following, error) {
 	if it.inGraph && len(it.parents) > 0 && pw.graph != nil && !pw.graph.MaybeChanged(it.pos, pw.keys) {
 		return false, following{first: true}, nil // TREESAME to the first parent, which git's filters are against
 	}
+	if it.inGraph && len(it.parents) == 1 && pw.index == nil {
+		if pd, ok := pw.source.g.Commit(it.parents[0]); ok {
+			return pw.decideLinear(it.tree, pd.Tree)
+		}
+	}
 	c := it.commit
 	if c == nil {
 		var err error
@@ -176,6 +181,25 @@ func (pw *pathWalk) decide(it pathItem) (bool, following, error) {
 	}
 	show, parents, err := pw.simplify(pw.source, c)
 	return show, following{hashes: parents}, err
+}
+
+// decideLinear is simplify for a commit of the graph with one parent (and no index to ask, and a Bloom
+// filter, if any, already asked), from the two root trees the graph gives: no commit objects and no hash
+// lookups, which were most of a first path log's cost outside the trees. TREESAME to the parent hides the
+// commit; either way the walk follows the parent.
+func (pw *pathWalk) decideLinear(tree, parentTree plumbing.Hash) (bool, following, error) {
+	if tree == parentTree {
+		return false, following{first: true}, nil
+	}
+	me, err := pw.lookup.Find(tree, pw.path)
+	if err != nil {
+		return false, following{}, err
+	}
+	pe, err := pw.lookup.Find(parentTree, pw.path)
+	if err != nil {
+		return false, following{}, err
+	}
+	return pe != me, following{first: true}, nil
 }
 
 // simplifyNode is pathWalk.simplify on an indexed commit; known is false when the index lacks an answer.

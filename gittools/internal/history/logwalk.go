@@ -98,7 +98,6 @@ func Log(rp *repo.Repo, ctx context.Context, q Query) (LogOut, error) {
 	if err != nil || w == nil {
 		return out, err
 	}
-	w.Graph = rp.WalkGraph() // decode only the commits shown, and each of them once per cache lifetime
 	tip := w.Queue[0].C.Hash
 	if q.Cache != nil && !q.Cache.Graph(rp).HasFilters() {
 		// Index this history for later queries (in the background, once). A commit-graph with changed-path
@@ -109,9 +108,10 @@ func Log(rp *repo.Repo, ctx context.Context, q Query) (LogOut, error) {
 	if q.Path != "" {
 		pw = newPathWalk(rp, q.Cache, q.Path)
 		if q.hide == "" {
-			return pathLog(rp, ctx, q, pw, tip)
+			return pathLog(rp, ctx, q, pw, tip) // grove's own commit-graph reader: no go-git graph index
 		}
 	}
+	w.Graph = rp.WalkGraph() // decode only the commits shown, and each of them once per cache lifetime
 	for n := 0; ; n++ {
 		if q.Progress != nil && n > 0 && n%progressEveryCommits == 0 {
 			q.Progress(n)

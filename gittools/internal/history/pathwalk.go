@@ -49,7 +49,8 @@ func (pw *pathWalk) simplify(w commits, c *object.Commit) (bool, []plumbing.Hash
 		me, err := pw.lookup.Find(c.TreeHash, pw.path)
 		return me.Found, nil, err
 	}
-	var me any // the path's entry in c's tree (repo's unexported treeHit), read once when needed
+	var me repo.TreeHit // the path's entry in c's tree, read once when needed
+	haveMe := false
 	for i, ph := range c.ParentHashes {
 		pc, err := w.Commit(ph)
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
@@ -70,18 +71,18 @@ func (pw *pathWalk) simplify(w commits, c *object.Commit) (bool, []plumbing.Hash
 		if i == 0 && !pw.bloomMaybe(w, c.Hash) {
 			return false, []plumbing.Hash{ph}, nil
 		}
-		if me == nil {
+		if !haveMe {
 			hit, err := pw.lookup.Find(c.TreeHash, pw.path)
 			if err != nil {
 				return false, nil, err
 			}
-			me = hit
+			me, haveMe = hit, true
 		}
 		pe, err := pw.lookup.Find(pc.TreeHash, pw.path)
 		if err != nil {
 			return false, nil, err
 		}
-		if any(pe) == me {
+		if pe == me {
 			return false, []plumbing.Hash{ph}, nil
 		}
 	}

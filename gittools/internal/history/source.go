@@ -15,7 +15,8 @@ import (
 // lacks. Commits from the graph are partial, as the walker's are.
 type commitSource struct {
 	g    *commitgraph.Graph // nil: none
-	w    *repo.Walker
+	rp   *repo.Repo
+	w    *repo.Walker // see walker
 	memo map[plumbing.Hash]graphCommit
 }
 
@@ -27,9 +28,21 @@ type graphCommit struct {
 }
 
 func newCommitSource(rp *repo.Repo, g *commitgraph.Graph) *commitSource {
-	w := repo.NewWalker(rp)
-	w.Graph = rp.WalkGraph()
-	return &commitSource{g: g, w: w, memo: map[plumbing.Hash]graphCommit{}}
+	n := 1024
+	if g != nil {
+		n = min(max(n, int(g.Len())), 1<<16) // a walk reads most of the graph's commits: no growing on the way
+	}
+	return &commitSource{g: g, rp: rp, memo: make(map[plumbing.Hash]graphCommit, n)}
+}
+
+// walker is the fallback for commits the graph lacks, made on first use: its go-git commit-graph index
+// costs a read and parse of the graph file that a walk the graph covers never needs.
+func (s *commitSource) walker() *repo.Walker {
+	if s.w == nil {
+		s.w = repo.NewWalker(s.rp)
+		s.w.Graph = s.rp.WalkGraph()
+	}
+	return s.w
 }
 
 // Commit returns commit h.
@@ -55,7 +68,7 @@ func (s *commitSource) get(h plumbing.Hash) (graphCommit, error) {
 			return gc, nil
 		}
 	}
-	c, err := s.w.Commit(h)
+	c, err := s.walker().Commit(h)
 	if err != nil {
 		return graphCommit{}, err
 	}

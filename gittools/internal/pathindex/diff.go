@@ -206,11 +206,7 @@ func (d *differ) read(h plumbing.Hash) (*tree, error) {
 	if t, ok := d.cache[h]; ok {
 		return t, nil
 	}
-	o, err := d.rp.Git.Storer.EncodedObject(plumbing.TreeObject, h)
-	if err != nil {
-		return nil, err
-	}
-	data, err := repo.ReadPrefix(o, o.Size()) // at most the store's object limit
+	data, err := d.rp.RawObject(plumbing.TreeObject, h) // at most the store's object limit; read-only
 	if err != nil {
 		return nil, err
 	}

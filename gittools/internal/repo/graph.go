@@ -99,9 +99,9 @@ func openGraph(commonDir string) (_ commitgraph.Index, err error) {
 	if !fi.Mode().IsRegular() || fi.Size() > maxGraphFile {
 		return nil, fmt.Errorf("%s: not a regular file of at most %d bytes", graphPath, maxGraphFile)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxGraphFile+1))
-	if err != nil {
-		return nil, err
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("%s: %w", graphPath, err)
 	}
 	return commitgraph.OpenFileIndex(memFile{bytes.NewReader(data)})
 }

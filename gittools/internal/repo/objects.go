@@ -24,6 +24,7 @@ import (
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
+	"github.com/grove-mcp/grove/gittools/internal/packread"
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
 	"github.com/go-git/go-git/v5/config"
@@ -54,14 +55,15 @@ var errInflated = errors.New("object content does not match the size in its head
 type objectStore struct {
 	*filesystem.Storage
 	cache     cache.Object
-	loose     []*os.Root // the objects directory, then its alternates, recursively
-	commonDir string     // holds config
+	loose     []*os.Root       // the objects directory, then its alternates, recursively
+	packs     *packread.Reader // the objects directory's packs (see packed.go)
+	commonDir string           // holds config
 }
 
 // newObjectStore opens the storage of a git dir whose objects and config live in commonDir.
 func newObjectStore(st *filesystem.Storage, c cache.Object, commonDir string) (*objectStore, error) {
-	s := &objectStore{Storage: st, cache: c, commonDir: commonDir}
 	objects := filepath.Join(commonDir, "objects")
+	s := &objectStore{Storage: st, cache: c, commonDir: commonDir, packs: packread.Open(filepath.Join(objects, "pack"))}
 	if err := s.addLoose(objects, 0); err != nil {
 		s.Close()
 		return nil, err
@@ -103,17 +105,24 @@ func (s *objectStore) Close() error {
 		r.Close()
 	}
 	s.loose = nil
+	s.packs.Close()
 	return s.Storage.Close()
 }
 
-// EncodedObject returns object h (of type t, or any for AnyObject): from the cache, as a loose object, or
-// from go-git's packs. Commits, trees and tags over maxObjectBytes are refused.
+// EncodedObject returns object h (of type t, or any for AnyObject): from the cache, from the packs
+// through grove's reader, as a loose object, or from go-git's packs. Commits, trees and tags over
+// maxObjectBytes are refused.
 func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
 	o, ok := s.cache.Get(h)
 	if !ok {
 		var err error
-		if o, err = s.looseObject(h); errors.Is(err, fs.ErrNotExist) {
-			o, err = s.Storage.EncodedObject(t, h)
+		var p *packedObj
+		if p, err = s.packed(h); err == nil {
+			o = p
+		} else if errors.Is(err, errNotPacked) {
+			if o, err = s.looseObject(h); errors.Is(err, fs.ErrNotExist) {
+				o, err = s.Storage.EncodedObject(t, h)
+			}
 		}
 		if err != nil {
 			return nil, err
@@ -123,8 +132,7 @@ func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 		return nil, plumbing.ErrObjectNotFound
 	}
 	if o.Type() != plumbing.BlobObject && o.Size() > maxObjectBytes {
-		return nil, &gitfmt.RefusedFile{File: o.Type().String() + " " + h.String()[:ShortLen],
-			Reason: fmt.Sprintf("it is %s, over the %s limit grove reads for a %s", patchtext.SizeText(o.Size()), patchtext.SizeText(maxObjectBytes), o.Type())}
+		return nil, refusedObject(o.Type(), h, o.Size())
 	}
 	return o, nil
 }

@@ -117,7 +117,7 @@ func (rp *Repo) OpenStorage() error {
 	return nil
 }
 
-// Warm loads the pack indexes in the background so the first real request doesn't pay for it (GIT-PERFORMANCE §6.4).
+// Warm reads the pack indexes (grove's pack reader's, see packed.go) and HEAD's commit in the background so the first real request doesn't pay for it (GIT-PERFORMANCE §6.4).
 func (rp *Repo) Warm(stop <-chan struct{}) {
 	select {
 	case <-stop:
@@ -130,6 +130,7 @@ func (rp *Repo) Warm(stop <-chan struct{}) {
 		return
 	}
 	rp.Warmed = true
+	rp.WarmPacks()
 	if h, err := rp.Git.Head(); err == nil {
 		_, _ = rp.Git.CommitObject(h.Hash())
 	}

@@ -2,6 +2,7 @@ package repo
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -9,11 +10,27 @@ import (
 )
 
 // TreeLookup finds the entry at a path in trees, reading tree objects as raw bytes (go-git's Tree.Decode
-// allocates per entry and was 41 % of a path-log walk) and memoising per (tree, rest of path).
+// allocates per entry and was 41 % of a path-log walk) and memoising per (tree, rest of path) in a
+// direct-mapped table: a collision replaces the older result. A map here grew to tens of thousands of
+// entries in one path log and its growth cost a sixth of the walk; the walk's repeats are close together
+// (a commit's tree is looked up as a parent's, then as the commit's own), which a table of lookupSlots
+// catches as well.
 type TreeLookup struct {
 	rp   *Repo
-	memo map[lookupKey]treeHit
+	memo []memoSlot // lookupSlots, allocated on first use
 }
+
+type memoSlot struct {
+	key  lookupKey
+	hit  treeHit
+	used bool
+}
+
+// lookupSlots is the size of a TreeLookup's memo (a power of two).
+const lookupSlots = 1 << 13
+
+// TreeHit is what Find returns.
+type TreeHit = treeHit
 
 type lookupKey struct {
 	tree plumbing.Hash
@@ -27,17 +44,23 @@ type treeHit struct {
 }
 
 func NewTreeLookup(rp *Repo) *TreeLookup {
-	return &TreeLookup{rp: rp, memo: map[lookupKey]treeHit{}}
+	return &TreeLookup{rp: rp}
 }
 
-// maxLookupMemo bounds the memo; it is simply dropped when full.
-const maxLookupMemo = 1 << 16
+// slot is k's place in the memo.
+func (l *TreeLookup) slot(k lookupKey) *memoSlot {
+	if l.memo == nil {
+		l.memo = make([]memoSlot, lookupSlots)
+	}
+	i := (binary.LittleEndian.Uint32(k.tree[:4]) + uint32(len(k.path))*0x9e3779b1) & (lookupSlots - 1)
+	return &l.memo[i]
+}
 
 // Find returns the entry at p (slash-separated, no leading slash) in tree t.
 func (l *TreeLookup) Find(t plumbing.Hash, p string) (treeHit, error) {
 	k := lookupKey{t, p}
-	if h, ok := l.memo[k]; ok {
-		return h, nil
+	if s := l.slot(k); s.used && s.key == k {
+		return s.hit, nil
 	}
 	name, rest, deeper := strings.Cut(p, "/")
 	e, err := l.entry(t, name)
@@ -51,20 +74,13 @@ func (l *TreeLookup) Find(t plumbing.Hash, p string) (treeHit, error) {
 			return treeHit{}, err
 		}
 	}
-	if len(l.memo) >= maxLookupMemo {
-		clear(l.memo)
-	}
-	l.memo[k] = e
+	*l.slot(k) = memoSlot{key: k, hit: e, used: true}
 	return e, nil
 }
 
 // entry scans one raw tree object for name.
 func (l *TreeLookup) entry(t plumbing.Hash, name string) (treeHit, error) {
-	o, err := l.rp.Git.Storer.EncodedObject(plumbing.TreeObject, t)
-	if err != nil {
-		return treeHit{}, err
-	}
-	data, err := ReadPrefix(o, o.Size()) // at most maxObjectBytes: objectStore refuses bigger trees
+	data, err := l.rp.RawObject(plumbing.TreeObject, t) // at most maxObjectBytes
 	if err != nil {
 		return treeHit{}, err
 	}

@@ -152,3 +152,45 @@ func (q *ByCommitTime[T]) Pop() any {
 	*q = old[:len(old)-1]
 	return x
 }
+
+// Put adds x, as heap.Push does, without boxing x in an interface (a path walk pushes tens of thousands of
+// items, and each box was an allocation).
+func (q *ByCommitTime[T]) Put(x T) {
+	*q = append(*q, x)
+	h := *q
+	for j := len(h) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !h.Less(j, i) {
+			break
+		}
+		h.Swap(i, j)
+		j = i
+	}
+}
+
+// Take removes and returns the first item (the latest commit time), as heap.Pop does. The queue must not
+// be empty.
+func (q *ByCommitTime[T]) Take() T {
+	h := *q
+	n := len(h) - 1
+	h.Swap(0, n)
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if r := j + 1; r < n && h.Less(r, j) {
+			j = r
+		}
+		if !h.Less(j, i) {
+			break
+		}
+		h.Swap(i, j)
+		i = j
+	}
+	x := h[n]
+	var zero T
+	h[n] = zero
+	*q = h[:n]
+	return x
+}
