@@ -1,0 +1,137 @@
+//go:build linux
+
+package fsres
+
+import (
+	"bytes"
+	"encoding/binary"
+	"io/fs"
+	"os"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// streaming says whether this build lists huge directories in the file
+// system's order: it needs getdents64's d_off and lseek to resume by it.
+const streaming = true
+
+// direntBufSize is the getdents64 buffer of a streamed directory: a batch
+// of about 1,000 entries of short names.
+const direntBufSize = 32 << 10
+
+// A dirents reads one directory with getdents64, keeping each entry's d_off:
+// the position of the entry after it, which lseek on a new descriptor of the
+// same directory resumes from.
+type dirents struct {
+	f    *os.File
+	buf  []byte
+	ents []dent // read, not yet taken
+	eof  bool
+}
+
+// openDirents opens the directory "." of dir and places it at off (0: the
+// start), a d_off from an earlier listing of it.
+//
+// ext4 (hash order, 64-bit cookies), tmpfs, btrfs and xfs keep an entry's
+// cookie while other entries come and go, so a listing resumed at off goes
+// on after the entry it ended on. On a file system whose cookies shift when
+// the directory changes, an entry may be skipped or repeated if the
+// directory changes between two pages; the names read are still this
+// directory's, inside the root, as the descriptor is opened through it.
+func openDirents(dir *os.Root, off int64) (*dirents, error) {
+	f, err := dir.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	d := &dirents{f: f, buf: make([]byte, direntBufSize)}
+	if off != 0 {
+		rc, err := f.SyscallConn()
+		var serr error
+		if err == nil {
+			err = rc.Control(func(fd uintptr) { _, serr = unix.Seek(int(fd), off, unix.SEEK_SET) })
+		}
+		if err == nil {
+			err = serr
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func (d *dirents) close() { d.f.Close() }
+
+// more reads the next batch; false at the end of the directory or on an
+// error (an unreadable rest reads as the end).
+func (d *dirents) more() bool {
+	if d.eof {
+		return false
+	}
+	rc, err := d.f.SyscallConn()
+	if err != nil {
+		d.eof = true
+		return false
+	}
+	var n int
+	var rerr error
+	err = rc.Control(func(fd uintptr) {
+		for {
+			n, rerr = unix.Getdents(int(fd), d.buf)
+			if rerr != unix.EINTR {
+				return
+			}
+		}
+	})
+	if err != nil || rerr != nil || n <= 0 {
+		d.eof = true
+		return false
+	}
+	d.ents = parseDentOffs(d.buf[:n], d.ents)
+	return true
+}
+
+// parseDentOffs appends the linux_dirent64 records of buf (d_ino, d_off,
+// d_reclen, d_type, d_name) to ents, leaving out "." and "..".
+func parseDentOffs(buf []byte, ents []dent) []dent {
+	for len(buf) >= 19 {
+		reclen := int(binary.NativeEndian.Uint16(buf[16:]))
+		if reclen < 19 || reclen > len(buf) {
+			break
+		}
+		r := buf[:reclen]
+		buf = buf[reclen:]
+		name := r[19:]
+		if i := bytes.IndexByte(name, 0); i >= 0 {
+			name = name[:i]
+		}
+		if binary.NativeEndian.Uint64(r) == 0 || string(name) == "." || string(name) == ".." || len(name) == 0 {
+			continue
+		}
+		typ, known := dentType(r[18])
+		ents = append(ents, dent{name: string(name), typ: typ, known: known, off: int64(binary.NativeEndian.Uint64(r[8:]))})
+	}
+	return ents
+}
+
+func dentType(t byte) (fs.FileMode, bool) {
+	switch t {
+	case unix.DT_REG:
+		return 0, true
+	case unix.DT_DIR:
+		return fs.ModeDir, true
+	case unix.DT_LNK:
+		return fs.ModeSymlink, true
+	case unix.DT_FIFO:
+		return fs.ModeNamedPipe, true
+	case unix.DT_SOCK:
+		return fs.ModeSocket, true
+	case unix.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice, true
+	case unix.DT_BLK:
+		return fs.ModeDevice, true
+	}
+	return 0, false
+}
