@@ -29,18 +29,18 @@ import (
 // when they change.) Every path shown is also stat'ed through the root's
 // handle at the time of the page, so a file gone since is left out.
 type segment struct {
-	key   segKey
-	path  string   // the root's path, for Invalidate
-	start string   // the entries sort after start; "" for the root's first
-	end   string   // the segment is complete through end
-	done  bool     // ... and through the end of the root
-	stream string  // not done: the huge directory that comes next, to stream (see hugedir.go)
-	names []string // every entry's path, back to back, in chunks of at most chunkSize
-	ends  []uint32 // where each entry ends, counting chunkSize a chunk
-	links []bool   // entry i is a symlink (else a regular file)
-	dirs  []dirStamp
-	top   [4]stamp // the root directory, .gitignore, .git/index, .git/info/exclude
-	size  int      // bytes held, for the cache's bound
+	key    segKey
+	path   string   // the root's path, for Invalidate
+	start  string   // the entries sort after start; "" for the root's first
+	end    string   // the segment is complete through end
+	done   bool     // ... and through the end of the root
+	stream string   // not done: the huge directory that comes next, to stream (see hugedir.go)
+	names  []string // every entry's path, back to back, in chunks of at most chunkSize
+	ends   []uint32 // where each entry ends, counting chunkSize a chunk
+	links  []bool   // entry i is a symlink (else a regular file)
+	dirs   []dirStamp
+	top    [4]stamp // the root directory, .gitignore, .git/index, .git/info/exclude
+	size   int      // bytes held, for the cache's bound
 }
 
 // segKey says which walk a segment belongs to: the roots in force (one URI a
