@@ -260,3 +260,61 @@ func join(rel, name string) string {
 	}
 	return rel + "/" + name
 }
+
+// maxRuleStamps bounds Files.rules; past it, it starts again empty.
+const maxRuleStamps = 4096
+
+// freshRules makes sure the rules a streamed walk of root r (open as fsys)
+// reads from m's cache are those on disk: the sorted walk re-reads every
+// .gitignore it meets, the streamed one asks m. dirs are the directories
+// whose .gitignore decides the walk's entries (the root's top, the streamed
+// directory and those on the cursor's path). If one of them, or the root's
+// .git/index or .git/info/exclude, changed since a page last looked, m drops
+// its caches. (A rule file seen for the first time is taken as cached; the
+// watcher's [Files.Invalidate] covers changes made before that.)
+func (f *Files) freshRules(m *ignore.Matcher, fsys *os.Root, r roots.Root, dirs []string) {
+	names := []string{".git/index", ".git/info/exclude"}
+	for _, d := range dirs {
+		names = append(names, join(d, ".gitignore"))
+	}
+	now := make([]stamp, len(names))
+	for i, name := range names {
+		now[i] = stampOf(fsys, name)
+	}
+	f.mu.Lock()
+	changed := false
+	if f.rules == nil || len(f.rules)+len(names) > maxRuleStamps {
+		f.rules = make(map[string]stamp)
+	}
+	for i, name := range names {
+		key := r.Path + "\x00" + name
+		if old, ok := f.rules[key]; ok && old != now[i] {
+			changed = true
+		}
+		f.rules[key] = now[i]
+	}
+	f.mu.Unlock()
+	if changed {
+		m.Invalidate()
+	}
+}
+
+// ruleDirs are the directories whose .gitignore decides a streamed walk of
+// top resumed after last: top, its ancestors, and the directories between it
+// and last.
+func ruleDirs(top, last string) []string {
+	p := top
+	if last != "" && isAncestor(top, last) {
+		p = parentRel(last)
+	}
+	dirs := []string{"."}
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			dirs = append(dirs, p[:i])
+		}
+	}
+	if p != "." {
+		dirs = append(dirs, p)
+	}
+	return dirs
+}

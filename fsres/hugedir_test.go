@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -357,5 +358,35 @@ func TestListResourcesHugeDirBadCursor(t *testing.T) {
 	}
 	if _, err := f.ListResources(context.Background(), &mcp.ListResourcesRequest{Params: &mcp.ListResourcesParams{Cursor: good}}); err != nil {
 		t.Errorf("the unedited cursor: %v", err)
+	}
+}
+
+// A .gitignore rule added between pages hides what is not yet listed, in a
+// streamed directory as in a sorted one.
+func TestListResourcesHugeDirRuleAdded(t *testing.T) {
+	hugeBound(t, 50)
+	for _, tt := range []struct{ name, file, rule, hidden string }{
+		{"in the root", ".gitignore", "*.txt\n", "f0"},
+		{"in a streamed subdirectory", "big/.gitignore", "b0*\n", "big/b0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := hugeTree(t)
+			f := New(Options{Scope: scope.Static(testScope(t, dir)), PageSize: 10})
+			_, c := page(t, f, "")
+			names, c := page(t, f, c) // a page later: the rule files were looked at
+			fd, err := os.OpenFile(filepath.Join(dir, filepath.FromSlash(tt.file)), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+			must(t, err)
+			_, err = fd.WriteString(tt.rule)
+			must(t, fd.Close())
+			must(t, err)
+			if c == "" {
+				t.Fatalf("two pages only: %v", names)
+			}
+			for _, name := range rest(t, f, c) {
+				if strings.HasPrefix(name, tt.hidden) {
+					t.Errorf("listed %s after it was ignored", name)
+				}
+			}
+		})
 	}
 }

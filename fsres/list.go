@@ -115,6 +115,7 @@ func (f *Files) listRoot(ctx context.Context, sc *roots.Scope, key segKey, multi
 			}
 			inner := innerRoots(sc.Roots(), key.root)
 			full := false
+			f.freshRules(m, base.FS(), r, ruleDirs(top, last))
 			if top == "." || !inner[top] && !m.Ignored(top, true) {
 				w := newStreamWalk(ctx, m, base, r, key.root, multi, inner, last, streams, need-len(out))
 				full, err = w.dir(top, modeStreamed)
