@@ -390,3 +390,26 @@ func TestListResourcesHugeDirRuleAdded(t *testing.T) {
 		})
 	}
 }
+
+// After streaming a directory the listing goes on past it with a fresh
+// walk: a segment kept from when the directory was small holds its files
+// again, sorted.
+func TestListResourcesHugeDirKeptSegment(t *testing.T) {
+	hugeBound(t, 50)
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	must(t, err)
+	writeFiles(t, filepath.Join(dir, "a"), "x", ".txt", 1)
+	writeFiles(t, filepath.Join(dir, "m"), "f", ".txt", 30)
+	writeFiles(t, dir, "z", ".txt", 2)
+	f := New(Options{Scope: scope.Static(testScope(t, dir)), PageSize: 100})
+	// A segment from a/x0000.txt on, through the small m/.
+	if names, _ := page(t, f, f.encodeCursor(cursor{RootURI: roots.URI(dir), Last: "a/x0000.txt"})); len(names) != 32 {
+		t.Fatalf("after a/x0000.txt: %v", names)
+	}
+	writeFiles(t, filepath.Join(dir, "m"), "g", ".txt", 100) // m/ is huge now
+	got := rest(t, f, "")
+	slices.Sort(got)
+	if diff := cmp.Diff(sortedNames(t, dir), got); diff != "" {
+		t.Errorf("(-sorted listing +listing):\n%s", diff)
+	}
+}

@@ -214,7 +214,10 @@ func (b *segmentBuild) visit(r *os.Root, inner map[string]bool, last, rel string
 		if len(b.ends) >= b.want && len(b.dirs) >= segmentDirs {
 			return errStop
 		}
-		info, _ := d.Info()
+		info, err := d.Info()
+		if err != nil {
+			info = nil
+		}
 		if !isAncestor(rel, last) && hugeDir(r, rel, info) {
 			b.stream = rel // entered fresh and huge: streamed after this segment
 			return errStop
