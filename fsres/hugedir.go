@@ -61,7 +61,7 @@ func hugeDir(r *os.Root, rel string, info fs.FileInfo) bool {
 		defer d.Close()
 		dir = d
 	}
-	rd, err := openDirents(dir, 0)
+	rd, err := openDirents(dir, 0, hugeEntries)
 	if err != nil {
 		return false
 	}
@@ -145,7 +145,7 @@ func (w *streamWalk) dir(rel string, mode int) (full bool, err error) {
 			}
 		}
 	}
-	rd, err := openDirents(dirFS, off)
+	rd, err := openDirents(dirFS, off, w.need-len(w.out))
 	if err != nil {
 		return false, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"io/fs"
 	"os"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -16,22 +17,33 @@ import (
 // system's order: it needs getdents64's d_off and lseek to resume by it.
 const streaming = true
 
-// direntBufSize is the getdents64 buffer of a streamed directory: a batch
-// of about 1,000 entries of short names.
+// direntBufSize is the largest getdents64 buffer of a streamed directory: a
+// batch of about 1,000 entries of short names. A page that needs fewer
+// entries reads a smaller batch (direntBufFor).
 const direntBufSize = 32 << 10
+
+var direntBufPool = sync.Pool{New: func() any { b := make([]byte, direntBufSize); return &b }}
+
+// direntBufFor is the buffer length for a batch of about n entries of
+// names of a dozen bytes or two.
+func direntBufFor(n int) int {
+	return min(max(n*48+512, 4<<10), direntBufSize)
+}
 
 // A dirents reads one directory with getdents64, keeping each entry's d_off:
 // the position of the entry after it, which lseek on a new descriptor of the
 // same directory resumes from.
 type dirents struct {
 	f    *os.File
-	buf  []byte
-	ents []dent // read, not yet taken
+	bp   *[]byte // from direntBufPool
+	buf  []byte  // the part of *bp read into
+	ents []dent  // read, not yet taken
 	eof  bool
 }
 
 // openDirents opens the directory "." of dir and places it at off (0: the
-// start), a d_off from an earlier listing of it.
+// start), a d_off from an earlier listing of it; batches hold about n
+// entries.
 //
 // ext4 (hash order, 64-bit cookies), tmpfs, btrfs and xfs keep an entry's
 // cookie while other entries come and go, so a listing resumed at off goes
@@ -39,12 +51,14 @@ type dirents struct {
 // the directory changes, an entry may be skipped or repeated if the
 // directory changes between two pages; the names read are still this
 // directory's, inside the root, as the descriptor is opened through it.
-func openDirents(dir *os.Root, off int64) (*dirents, error) {
+func openDirents(dir *os.Root, off int64, n int) (*dirents, error) {
 	f, err := dir.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
-	d := &dirents{f: f, buf: make([]byte, direntBufSize)}
+	d := &dirents{f: f}
+	d.bp = direntBufPool.Get().(*[]byte)
+	d.buf = (*d.bp)[:direntBufFor(n)]
 	if off != 0 {
 		rc, err := f.SyscallConn()
 		var serr error
@@ -55,14 +69,17 @@ func openDirents(dir *os.Root, off int64) (*dirents, error) {
 			err = serr
 		}
 		if err != nil {
-			f.Close()
+			d.close()
 			return nil, err
 		}
 	}
 	return d, nil
 }
 
-func (d *dirents) close() { d.f.Close() }
+func (d *dirents) close() {
+	d.f.Close()
+	direntBufPool.Put(d.bp)
+}
 
 // more reads the next batch; false at the end of the directory or on an
 // error (an unreadable rest reads as the end).
@@ -90,13 +107,17 @@ func (d *dirents) more() bool {
 		return false
 	}
 	d.ents = parseDentOffs(d.buf[:n], d.ents)
+	d.buf = (*d.bp)[:direntBufSize] // the next batches: whole ones
 	return true
 }
 
 // parseDentOffs appends the linux_dirent64 records of buf (d_ino, d_off,
-// d_reclen, d_type, d_name) to ents, leaving out "." and "..".
+// d_reclen, d_type, d_name) to ents, leaving out "." and "..". The names
+// of one batch share one allocation.
 func parseDentOffs(buf []byte, ents []dent) []dent {
+	all := string(buf) // records are longer than their names
 	for len(buf) >= 19 {
+		at := len(all) - len(buf)
 		reclen := int(binary.NativeEndian.Uint16(buf[16:]))
 		if reclen < 19 || reclen > len(buf) {
 			break
@@ -111,7 +132,7 @@ func parseDentOffs(buf []byte, ents []dent) []dent {
 			continue
 		}
 		typ, known := dentType(r[18])
-		ents = append(ents, dent{name: string(name), typ: typ, known: known, off: int64(binary.NativeEndian.Uint64(r[8:]))})
+		ents = append(ents, dent{name: all[at+19 : at+19+len(name)], typ: typ, known: known, off: int64(binary.NativeEndian.Uint64(r[8:]))})
 	}
 	return ents
 }

@@ -17,7 +17,7 @@ type dirents struct {
 	eof  bool
 }
 
-func openDirents(*os.Root, int64) (*dirents, error) {
+func openDirents(*os.Root, int64, int) (*dirents, error) {
 	return nil, errors.New("directories are not streamed on this system")
 }
 
