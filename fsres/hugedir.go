@@ -3,6 +3,7 @@ package fsres
 import (
 	"context"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -181,6 +182,12 @@ func (w *streamWalk) dir(rel string, mode int) (full bool, err error) {
 		for i := range rd.ents {
 			e := rd.ents[i]
 			w.stack[top].off = e.off
+			if e.off <= 0 {
+				// No position to go on from (no file system grove knows
+				// does this): a cursor that starts the directory again
+				// would list it for ever, so one ends it instead.
+				w.stack[top].off = math.MaxInt64
+			}
 			if full, err := w.entry(dirFS, rel, e); full || err != nil {
 				return full, err
 			}
