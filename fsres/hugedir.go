@@ -102,6 +102,7 @@ type streamWalk struct {
 
 func newStreamWalk(ctx context.Context, m *ignore.Matcher, base roots.Loc, root roots.Root, index int, multi bool, inner map[string]bool, last string, streams []frame, need int) *streamWalk {
 	w := &streamWalk{ctx: ctx, m: m, fsys: base.FS(), root: root, index: index, multi: multi, inner: inner, last: last, need: need}
+	w.out = make([]listed, 0, min(need, 1<<12))
 	w.offs = make(map[string]int64, len(streams))
 	for _, fr := range streams {
 		w.offs[fr.dir] = fr.off

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"io/fs"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -115,9 +116,14 @@ func (d *dirents) more() bool {
 // d_reclen, d_type, d_name) to ents, leaving out "." and "..". The names
 // of one batch share one allocation.
 func parseDentOffs(buf []byte, ents []dent) []dent {
-	all := string(buf) // records are longer than their names
+	type rec struct {
+		end int
+		typ byte
+		off int64
+	}
+	names := make([]byte, 0, len(buf)/2)  // records are about twice as long as their names
+	recs := make([]rec, 0, len(buf)/24+1) // and at least 24 bytes long
 	for len(buf) >= 19 {
-		at := len(all) - len(buf)
 		reclen := int(binary.NativeEndian.Uint16(buf[16:]))
 		if reclen < 19 || reclen > len(buf) {
 			break
@@ -131,8 +137,16 @@ func parseDentOffs(buf []byte, ents []dent) []dent {
 		if binary.NativeEndian.Uint64(r) == 0 || string(name) == "." || string(name) == ".." || len(name) == 0 {
 			continue
 		}
-		typ, known := dentType(r[18])
-		ents = append(ents, dent{name: all[at+19 : at+19+len(name)], typ: typ, known: known, off: int64(binary.NativeEndian.Uint64(r[8:]))})
+		names = append(names, name...)
+		recs = append(recs, rec{end: len(names), typ: r[18], off: int64(binary.NativeEndian.Uint64(r[8:]))})
+	}
+	all := string(names)
+	ents = slices.Grow(ents, len(recs))
+	start := 0
+	for _, r := range recs {
+		typ, known := dentType(r.typ)
+		ents = append(ents, dent{name: all[start:r.end], typ: typ, known: known, off: r.off})
+		start = r.end
 	}
 	return ents
 }
