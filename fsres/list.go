@@ -23,8 +23,10 @@ type listed struct {
 
 // ListResources serves resources/list: every non-ignored regular file under
 // the roots (symlinks count when they lead to a regular file inside the same
-// root), in root order and then path order, one page at a time. The cursor
-// is opaque and signed; a forged or stale one gets -32602 "invalid cursor".
+// root), in root order and then path order, one page at a time; a huge
+// directory's entries come in the file system's order instead (see
+// hugedir.go). The cursor is opaque and signed; a forged or stale one gets
+// -32602 "invalid cursor".
 //
 // A page is served from a segment of an earlier walk when one covers it and
 // the directories that decide the page are unchanged (see [segment]);
