@@ -62,17 +62,7 @@ func hugeDir(r *os.Root, rel string, info fs.FileInfo) bool {
 		defer d.Close()
 		dir = d
 	}
-	rd, err := openDirents(dir, 0, hugeEntries)
-	if err != nil {
-		return false
-	}
-	defer rd.close()
-	for len(rd.ents) <= hugeEntries {
-		if !rd.more() {
-			return false
-		}
-	}
-	return true
+	return moreThan(dir, hugeEntries)
 }
 
 // Modes of a directory in a listing.

@@ -112,6 +112,51 @@ func (d *dirents) more() bool {
 	return true
 }
 
+// moreThan reports whether the directory "." of dir holds more than n
+// entries (besides "." and ".."), reading no further than it takes to know.
+func moreThan(dir *os.Root, n int) bool {
+	d, err := openDirents(dir, 0, direntBufSize)
+	if err != nil {
+		return false
+	}
+	defer d.close()
+	rc, err := d.f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	seen := 0
+	for seen <= n {
+		var got int
+		var rerr error
+		err := rc.Control(func(fd uintptr) {
+			for {
+				got, rerr = unix.Getdents(int(fd), d.buf)
+				if rerr != unix.EINTR {
+					return
+				}
+			}
+		})
+		if err != nil || rerr != nil || got <= 0 {
+			return false
+		}
+		for buf := d.buf[:got]; len(buf) >= 19; {
+			reclen := int(binary.NativeEndian.Uint16(buf[16:]))
+			if reclen < 19 || reclen > len(buf) {
+				break
+			}
+			name := buf[19:reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			if string(name) != "." && string(name) != ".." {
+				seen++
+			}
+			buf = buf[reclen:]
+		}
+	}
+	return true
+}
+
 // parseDentOffs appends the linux_dirent64 records of buf (d_ino, d_off,
 // d_reclen, d_type, d_name) to ents, leaving out "." and "..". The names
 // of one batch share one allocation.
