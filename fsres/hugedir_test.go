@@ -413,3 +413,24 @@ func TestListResourcesHugeDirKeptSegment(t *testing.T) {
 		t.Errorf("(-sorted listing +listing):\n%s", diff)
 	}
 }
+
+// A root is huge when it holds more entries than the bound, "." and ".."
+// not counted.
+func TestListResourcesHugeDirEdge(t *testing.T) {
+	hugeBound(t, 50)
+	for _, tt := range []struct {
+		files int
+		huge  bool
+	}{{49, false}, {50, false}, {51, streaming}, {200, streaming}} {
+		t.Run(fmt.Sprint(tt.files), func(t *testing.T) {
+			dir, err := filepath.EvalSymlinks(t.TempDir())
+			must(t, err)
+			writeFiles(t, dir, "f", ".txt", tt.files)
+			f := New(Options{Scope: scope.Static(testScope(t, dir)), PageSize: 10})
+			_, c := page(t, f, "")
+			if got := streamedFrom(t, f, c, roots.URI(dir)); got != tt.huge {
+				t.Errorf("streamed: %v, want %v", got, tt.huge)
+			}
+		})
+	}
+}
