@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
@@ -160,7 +161,7 @@ func (w *streamWalk) dir(rel string, mode int) (full bool, err error) {
 			if child != "" && e.name <= child {
 				continue
 			}
-			if full, err := w.entry(dirFS, rel, e); full || err != nil {
+			if full, err := w.entry(rd, rel, e); full || err != nil {
 				return full, err
 			}
 		}
@@ -179,7 +180,7 @@ func (w *streamWalk) dir(rel string, mode int) (full bool, err error) {
 				// would list it for ever, so one ends it instead.
 				w.stack[top].off = math.MaxInt64
 			}
-			if full, err := w.entry(dirFS, rel, e); full || err != nil {
+			if full, err := w.entry(rd, rel, e); full || err != nil {
 				return full, err
 			}
 		}
@@ -201,11 +202,11 @@ func (w *streamWalk) resumeSub(dirFS *os.Root, rel, child string) (bool, error) 
 	return w.dir(crel, modeUnknown)
 }
 
-// entry lists the entry e of directory rel (open as dirFS) as the sorted
-// listing does: a regular file, or a symlink leading to a regular file
-// inside the root, is listed; a directory is walked; .git, other roots,
-// ignored paths and anything else are left out.
-func (w *streamWalk) entry(dirFS *os.Root, rel string, e dent) (bool, error) {
+// entry lists the entry e of directory rel (listed by rd)
+// as the sorted listing does: a regular file, or a symlink leading to a
+// regular file inside the root, is listed; a directory is walked; .git,
+// other roots, ignored paths and anything else are left out.
+func (w *streamWalk) entry(rd *dirents, rel string, e dent) (bool, error) {
 	if w.seen++; w.seen%256 == 0 {
 		if err := w.ctx.Err(); err != nil {
 			return false, err
@@ -218,14 +219,15 @@ func (w *streamWalk) entry(dirFS *os.Root, rel string, e dent) (bool, error) {
 	if w.inner[erel] {
 		return false, nil
 	}
-	var info fs.FileInfo
-	typ := e.typ
+	typ, stated := e.typ, false
+	var size int64
+	var mtime time.Time
 	if !e.known {
-		i, err := dirFS.Lstat(e.name)
-		if err != nil {
+		var err error
+		if typ, size, mtime, err = rd.lstat(e.name); err != nil {
 			return false, nil // gone since
 		}
-		info, typ = i, i.Mode().Type()
+		stated = true
 	}
 	isDir := typ.IsDir()
 	if !isDir && !typ.IsRegular() && typ&fs.ModeSymlink == 0 {
@@ -237,17 +239,20 @@ func (w *streamWalk) entry(dirFS *os.Root, rel string, e dent) (bool, error) {
 	if isDir {
 		return w.dir(erel, modeUnknown)
 	}
-	var err error
-	switch {
-	case typ&fs.ModeSymlink != 0:
-		info, err = w.fsys.Stat(filepath.FromSlash(erel)) // os.Root: never leaves the root
-	case info == nil:
-		info, err = dirFS.Lstat(e.name)
+	if typ&fs.ModeSymlink != 0 {
+		info, err := w.fsys.Stat(filepath.FromSlash(erel)) // os.Root: never leaves the root
+		if err != nil || !info.Mode().IsRegular() {
+			return false, nil
+		}
+		typ, size, mtime, stated = 0, info.Size(), info.ModTime(), true
 	}
-	if err != nil || !info.Mode().IsRegular() {
-		return false, nil
+	if !stated {
+		var err error
+		if typ, size, mtime, err = rd.lstat(e.name); err != nil || !typ.IsRegular() {
+			return false, nil // gone, or no longer a file
+		}
 	}
-	w.out = append(w.out, listed{res: resource(w.root, erel, w.multi, info), root: w.index, rel: erel, streams: slices.Clone(w.stack)})
+	w.out = append(w.out, listed{res: resourceOf(w.root, erel, w.multi, size, mtime), root: w.index, rel: erel, streams: slices.Clone(w.stack)})
 	return len(w.out) >= w.need, nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -110,6 +111,35 @@ func (d *dirents) more() bool {
 	d.ents = parseDentOffs(d.buf[:n], d.ents)
 	d.buf = (*d.bp)[:direntBufSize] // the next batches: whole ones
 	return true
+}
+
+// lstat describes the entry name of the directory, not following a
+// symlink: one fstatat on the listing's descriptor, name being one entry's
+// name (no "/"), so it never leaves the directory.
+func (d *dirents) lstat(name string) (mode fs.FileMode, size int64, mtime time.Time, err error) {
+	rc, err := d.f.SyscallConn()
+	if err != nil {
+		return 0, 0, time.Time{}, err
+	}
+	var st unix.Stat_t
+	var serr error
+	if err := rc.Control(func(fd uintptr) { serr = unix.Fstatat(int(fd), name, &st, unix.AT_SYMLINK_NOFOLLOW) }); err != nil {
+		return 0, 0, time.Time{}, err
+	}
+	if serr != nil {
+		return 0, 0, time.Time{}, serr
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		mode = 0
+	case unix.S_IFDIR:
+		mode = fs.ModeDir
+	case unix.S_IFLNK:
+		mode = fs.ModeSymlink
+	default:
+		mode = fs.ModeIrregular
+	}
+	return mode, st.Size, time.Unix(st.Mtim.Unix()), nil
 }
 
 // moreThan reports whether the directory "." of dir holds more than n

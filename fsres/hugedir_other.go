@@ -4,7 +4,9 @@ package fsres
 
 import (
 	"errors"
+	"io/fs"
 	"os"
+	"time"
 )
 
 // streaming says whether this build lists huge directories in the file
@@ -25,3 +27,7 @@ func (d *dirents) close()     {}
 func (d *dirents) more() bool { return false }
 
 func moreThan(*os.Root, int) bool { return false }
+
+func (d *dirents) lstat(string) (fs.FileMode, int64, time.Time, error) {
+	return 0, 0, time.Time{}, errors.New("directories are not streamed on this system")
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/google/go-cmp/cmp"
@@ -432,5 +433,45 @@ func TestListResourcesHugeDirEdge(t *testing.T) {
 				t.Errorf("streamed: %v, want %v", got, tt.huge)
 			}
 		})
+	}
+}
+
+// resources lists every page of f, by URI.
+func resources(t *testing.T, f *Files) map[string]*mcp.Resource {
+	t.Helper()
+	out := make(map[string]*mcp.Resource)
+	c := ""
+	for {
+		res, err := f.ListResources(context.Background(), &mcp.ListResourcesRequest{Params: &mcp.ListResourcesParams{Cursor: c}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Resources {
+			out[r.URI] = r
+		}
+		if c = res.NextCursor; c == "" {
+			return out
+		}
+	}
+}
+
+// A streamed listing describes each file as the sorted one does: URI, name,
+// MIME type, size and time.
+func TestListResourcesHugeDirSameResources(t *testing.T) {
+	hugeBound(t, 50)
+	dir := hugeTree(t)
+	must(t, os.WriteFile(filepath.Join(dir, "big", "sized.go"), []byte("package x\n"), 0o644))
+	old := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+	must(t, os.Chtimes(filepath.Join(dir, "f0007.txt"), old, old))
+	streamed := resources(t, New(Options{Scope: scope.Static(testScope(t, dir)), PageSize: 7}))
+	saved := hugeEntries
+	hugeEntries = 1 << 30
+	sorted := resources(t, New(Options{Scope: scope.Static(testScope(t, dir)), PageSize: 7}))
+	hugeEntries = saved
+	if diff := cmp.Diff(sorted, streamed); diff != "" {
+		t.Errorf("(-sorted +streamed):\n%s", diff)
+	}
+	if r := streamed[roots.URI(filepath.Join(dir, "f0007.txt"))]; r == nil || r.Annotations.LastModified != "2001-02-03T04:05:06Z" {
+		t.Errorf("f0007.txt: %+v", r)
 	}
 }

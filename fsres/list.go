@@ -258,6 +258,11 @@ func innerRoots(rs []roots.Root, i int) map[string]bool {
 }
 
 func resource(r roots.Root, rel string, multi bool, info fs.FileInfo) *mcp.Resource {
+	return resourceOf(r, rel, multi, info.Size(), info.ModTime())
+}
+
+// resourceOf is resource from a file's size and modification time.
+func resourceOf(r roots.Root, rel string, multi bool, size int64, mtime time.Time) *mcp.Resource {
 	name := rel
 	switch {
 	case multi && r.File:
@@ -273,7 +278,7 @@ func resource(r roots.Root, rel string, multi bool, info fs.FileInfo) *mcp.Resou
 		URI:         roots.URI(filepath.Join(abs, filepath.FromSlash(rel))),
 		Name:        name,
 		MIMEType:    mimeByName(path.Base(rel)),
-		Size:        info.Size(),
-		Annotations: &mcp.Annotations{LastModified: info.ModTime().UTC().Format(time.RFC3339)},
+		Size:        size,
+		Annotations: &mcp.Annotations{LastModified: mtime.UTC().Format(time.RFC3339)},
 	}
 }
