@@ -88,12 +88,14 @@ type streamWalk struct {
 	need  int              // files wanted
 	out   []listed
 	stack []frame // the streamed directories being walked, outermost first
+	arena []frame // holds the copies of stack the files listed keep
 	seen  int     // entries looked at, for cancellation
 }
 
 func newStreamWalk(ctx context.Context, m *ignore.Matcher, base roots.Loc, root roots.Root, index int, multi bool, inner map[string]bool, last string, streams []frame, need int) *streamWalk {
 	w := &streamWalk{ctx: ctx, m: m, fsys: base.FS(), root: root, index: index, multi: multi, inner: inner, last: last, need: need}
 	w.out = make([]listed, 0, min(need, 1<<12))
+	w.arena = make([]frame, 0, min(need, 1<<12))
 	w.offs = make(map[string]int64, len(streams))
 	for _, fr := range streams {
 		w.offs[fr.dir] = fr.off
@@ -252,7 +254,10 @@ func (w *streamWalk) entry(rd *dirents, rel string, e dent) (bool, error) {
 			return false, nil // gone, or no longer a file
 		}
 	}
-	w.out = append(w.out, listed{res: resourceOf(w.root, erel, w.multi, size, mtime), root: w.index, rel: erel, streams: slices.Clone(w.stack)})
+	n := len(w.arena)
+	w.arena = append(w.arena, w.stack...) // copies kept in one array, not one each
+	streams := w.arena[n:len(w.arena):len(w.arena)]
+	w.out = append(w.out, listed{res: resourceOf(w.root, erel, w.multi, size, mtime), root: w.index, rel: erel, streams: streams})
 	return len(w.out) >= w.need, nil
 }
 
