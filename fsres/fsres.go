@@ -67,8 +67,9 @@ type Files struct {
 	log  *slog.Logger
 	key  []byte // signs resources/list cursors; random per process
 
-	mu       sync.Mutex                 // guards matchers
+	mu       sync.Mutex                 // guards matchers and rules
 	matchers map[string]*ignore.Matcher // by root path
+	rules    map[string]stamp           // rule files streamed listings rely on, by root path and name (see freshRules)
 
 	pages segments // of recent resources/list walks
 }

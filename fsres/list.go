@@ -15,15 +15,18 @@ import (
 
 // listed is one resources/list entry and where it came from, for the cursor.
 type listed struct {
-	res  *mcp.Resource
-	root int
-	rel  string
+	res     *mcp.Resource
+	root    int
+	rel     string
+	streams []frame // the streamed directories rel lies in, with their positions
 }
 
 // ListResources serves resources/list: every non-ignored regular file under
 // the roots (symlinks count when they lead to a regular file inside the same
-// root), in root order and then path order, one page at a time. The cursor
-// is opaque and signed; a forged or stale one gets -32602 "invalid cursor".
+// root), in root order and then path order, one page at a time; a huge
+// directory's entries come in the file system's order instead (see
+// hugedir.go). The cursor is opaque and signed; a forged or stale one gets
+// -32602 "invalid cursor".
 //
 // A page is served from a segment of an earlier walk when one covers it and
 // the directories that decide the page are unchanged (see [segment]);
@@ -56,11 +59,11 @@ func (f *Files) ListResources(ctx context.Context, req *mcp.ListResourcesRequest
 	scopeKey := strings.Join(uris, "\n")
 	var found []listed
 	for i := start.Root; i < len(rs) && len(found) < want; i++ {
-		last := ""
+		last, streams := "", []frame(nil)
 		if i == start.Root {
-			last = start.Last
+			last, streams = start.Last, start.Streams
 		}
-		more, err := f.listRoot(ctx, sc, segKey{scope: scopeKey, root: i}, len(rs) > 1, last, want-len(found))
+		more, err := f.listRoot(ctx, sc, segKey{scope: scopeKey, root: i}, len(rs) > 1, last, streams, want-len(found))
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +72,7 @@ func (f *Files) ListResources(ctx context.Context, req *mcp.ListResourcesRequest
 	if len(found) == want {
 		found = found[:want-1]
 		end := found[len(found)-1]
-		res.NextCursor = f.encodeCursor(cursor{Root: end.root, RootURI: uris[end.root], Last: end.rel})
+		res.NextCursor = f.encodeCursor(cursor{Root: end.root, RootURI: uris[end.root], Last: end.rel, Streams: end.streams})
 	}
 	for _, l := range found {
 		res.Resources = append(res.Resources, l.res)
@@ -77,8 +80,9 @@ func (f *Files) ListResources(ctx context.Context, req *mcp.ListResourcesRequest
 	return res, nil
 }
 
-// listRoot returns up to need files of root key.root that sort after last.
-func (f *Files) listRoot(ctx context.Context, sc *roots.Scope, key segKey, multi bool, last string, need int) ([]listed, error) {
+// listRoot returns up to need files of root key.root that come after last,
+// inside the streamed directories streams (see hugedir.go).
+func (f *Files) listRoot(ctx context.Context, sc *roots.Scope, key segKey, multi bool, last string, streams []frame, need int) ([]listed, error) {
 	r := sc.Roots()[key.root]
 	base, err := sc.Resolve(r.URI)
 	if err != nil {
@@ -93,26 +97,67 @@ func (f *Files) listRoot(ctx context.Context, sc *roots.Scope, key segKey, multi
 	}
 	p := pager{root: r, base: base, index: key.root, multi: multi}
 	defer p.close()
+	if last == "" && len(streams) == 0 {
+		if info, err := base.FS().Lstat("."); err == nil && hugeDir(base.FS(), ".", info) {
+			streams = []frame{{dir: "."}}
+		}
+	}
 	var out []listed
+	rewalk := false
 	for len(out) < need {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		s, fresh := f.pages.find(key, last), false
+		if len(streams) > 0 {
+			// Inside a streamed directory: walk the rest of it.
+			top := streams[0].dir
+			m, err := f.matcher(r)
+			if err != nil {
+				return nil, err
+			}
+			inner := innerRoots(sc.Roots(), key.root)
+			full := false
+			f.freshRules(m, base.FS(), r, ruleDirs(top, last))
+			if top == "." || !inner[top] && !m.Ignored(top, true) {
+				w := newStreamWalk(ctx, m, base, r, key.root, multi, inner, last, streams, need-len(out))
+				full, err = w.dir(top, modeStreamed)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, w.out...)
+			}
+			if full || top == "." {
+				break
+			}
+			// Go on after it, sorted. Not from a kept segment: one walked
+			// while the directory was small holds its files again.
+			last, streams, rewalk = top, nil, true
+			continue
+		}
+		var s *segment
+		if !rewalk {
+			s = f.pages.find(key, last)
+		}
+		fresh := false
 		if s == nil {
 			s, err = f.buildSegment(ctx, sc, base, key, last, f.opts.PageSize+1)
 			if err != nil {
 				return nil, err
 			}
 			f.pages.add(s, f.log)
-			fresh = true
+			fresh, rewalk = true, false
 		}
-		got, next, ok := p.serve(s, last, need-len(out), !fresh)
+		got, next, more, ok := p.serve(s, last, need-len(out), !fresh)
 		if !ok {
 			f.pages.drop(s) // changed since: walk again from last
 			continue
 		}
 		out = append(out, got...)
+		if more && s.stream != "" {
+			// The segment ends at a huge directory: stream it.
+			last, streams = next, []frame{{dir: s.stream}}
+			continue
+		}
 		if next == "" {
 			break // the root's end
 		}
@@ -132,11 +177,12 @@ type pager struct {
 	dirFS *os.Root // nil until an entry below the root's top is stat'ed
 }
 
-// serve returns up to need files of s after last, each stat'ed now, and the
-// path to go on from when s ends before the page does ("" when the root
-// ends, or the page is full). With check it first makes sure that the
-// directories deciding these entries are unchanged; ok is false if not.
-func (p *pager) serve(s *segment, last string, need int, check bool) (out []listed, next string, ok bool) {
+// serve returns up to need files of s after last, each stat'ed now, and, when
+// s ends before the page does and the root goes on (more), the path to go on
+// from (next; "" when the root ends, or the page is full). With check it
+// first makes sure that the directories deciding these entries are
+// unchanged; ok is false if not.
+func (p *pager) serve(s *segment, last string, need int, check bool) (out []listed, next string, more, ok bool) {
 	k := s.after(last)
 	upto := last
 	for ; k < s.len() && len(out) < need; k++ {
@@ -148,12 +194,12 @@ func (p *pager) serve(s *segment, last string, need int, check bool) (out []list
 	}
 	ended := k == s.len()
 	if check && !s.valid(p.base.FS(), last, upto, ended && s.done) {
-		return nil, "", false
+		return nil, "", false, false
 	}
 	if ended && !s.done && len(out) < need {
-		return out, s.end, true
+		return out, s.end, true, true
 	}
-	return out, "", true
+	return out, "", false, true
 }
 
 // info is fileInfo for an entry of a segment: the regular file rel, or the
@@ -212,6 +258,11 @@ func innerRoots(rs []roots.Root, i int) map[string]bool {
 }
 
 func resource(r roots.Root, rel string, multi bool, info fs.FileInfo) *mcp.Resource {
+	return resourceOf(r, rel, multi, info.Size(), info.ModTime())
+}
+
+// resourceOf is resource from a file's size and modification time.
+func resourceOf(r roots.Root, rel string, multi bool, size int64, mtime time.Time) *mcp.Resource {
 	name := rel
 	switch {
 	case multi && r.File:
@@ -227,7 +278,7 @@ func resource(r roots.Root, rel string, multi bool, info fs.FileInfo) *mcp.Resou
 		URI:         roots.URI(filepath.Join(abs, filepath.FromSlash(rel))),
 		Name:        name,
 		MIMEType:    mimeByName(path.Base(rel)),
-		Size:        info.Size(),
-		Annotations: &mcp.Annotations{LastModified: info.ModTime().UTC().Format(time.RFC3339)},
+		Size:        size,
+		Annotations: &mcp.Annotations{LastModified: mtime.UTC().Format(time.RFC3339)},
 	}
 }

@@ -29,17 +29,18 @@ import (
 // when they change.) Every path shown is also stat'ed through the root's
 // handle at the time of the page, so a file gone since is left out.
 type segment struct {
-	key   segKey
-	path  string   // the root's path, for Invalidate
-	start string   // the entries sort after start; "" for the root's first
-	end   string   // the segment is complete through end
-	done  bool     // ... and through the end of the root
-	names []string // every entry's path, back to back, in chunks of at most chunkSize
-	ends  []uint32 // where each entry ends, counting chunkSize a chunk
-	links []bool   // entry i is a symlink (else a regular file)
-	dirs  []dirStamp
-	top   [4]stamp // the root directory, .gitignore, .git/index, .git/info/exclude
-	size  int      // bytes held, for the cache's bound
+	key    segKey
+	path   string   // the root's path, for Invalidate
+	start  string   // the entries sort after start; "" for the root's first
+	end    string   // the segment is complete through end
+	done   bool     // ... and through the end of the root
+	stream string   // not done: the huge directory that comes next, to stream (see hugedir.go)
+	names  []string // every entry's path, back to back, in chunks of at most chunkSize
+	ends   []uint32 // where each entry ends, counting chunkSize a chunk
+	links  []bool   // entry i is a symlink (else a regular file)
+	dirs   []dirStamp
+	top    [4]stamp // the root directory, .gitignore, .git/index, .git/info/exclude
+	size   int      // bytes held, for the cache's bound
 }
 
 // segKey says which walk a segment belongs to: the roots in force (one URI a
@@ -213,8 +214,16 @@ func (b *segmentBuild) visit(r *os.Root, inner map[string]bool, last, rel string
 		if len(b.ends) >= b.want && len(b.dirs) >= segmentDirs {
 			return errStop
 		}
+		info, err := d.Info()
+		if err != nil {
+			info = nil
+		}
+		if !isAncestor(rel, last) && hugeDir(r, rel, info) {
+			b.stream = rel // entered fresh and huge: streamed after this segment
+			return errStop
+		}
 		// Stamped before the walk reads it: a change made after that shows.
-		b.dirs = append(b.dirs, dirStamp{rel: rel, dir: dirEntryStamp(d), rule: stampOf(r, rel+"/.gitignore"), index: stampOf(r, rel+"/.git/index")})
+		b.dirs = append(b.dirs, dirStamp{rel: rel, dir: infoStamp(info), rule: stampOf(r, rel+"/.gitignore"), index: stampOf(r, rel+"/.git/index")})
 		return nil
 	}
 	if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
@@ -249,9 +258,8 @@ func (b *segmentBuild) add(rel string) {
 	b.ends = append(b.ends, uint32(len(b.names)<<chunkBits+len(b.chunk)))
 }
 
-func dirEntryStamp(d fs.DirEntry) stamp {
-	info, err := d.Info()
-	if err != nil {
+func infoStamp(info fs.FileInfo) stamp {
+	if info == nil {
 		return stamp{}
 	}
 	return stampInfo(info)
