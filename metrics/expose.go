@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"bufio"
+	"compress/gzip"
 	"io"
 	"math"
 	"net/http"
@@ -102,10 +103,31 @@ func formatFloat(f float64) string {
 // textHandler serves families' exposition.
 type textHandler struct{ m *Metrics }
 
+// ServeHTTP writes the exposition, gzipped when the scraper accepts it (as
+// Prometheus does). A write error is the scraper gone: nothing to do.
 func (h textHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", ContentType)
-	if r.Method == http.MethodHead {
+	w.Header().Add("Vary", "Accept-Encoding")
+	if !acceptsGzip(r.Header.Get("Accept-Encoding")) {
+		_ = writeText(w, h.m.families)
 		return
 	}
-	_ = writeText(w, h.m.families) // a write error is the scraper gone
+	w.Header().Set("Content-Encoding", "gzip")
+	zw := gzip.NewWriter(w)
+	_ = writeText(zw, h.m.families)
+	_ = zw.Close()
+}
+
+// acceptsGzip reports whether an Accept-Encoding header lists gzip with a
+// quality above zero.
+func acceptsGzip(header string) bool {
+	for part := range strings.SplitSeq(header, ",") {
+		coding, params, _ := strings.Cut(part, ";")
+		if !strings.EqualFold(strings.TrimSpace(coding), "gzip") {
+			continue
+		}
+		q, ok := strings.CutPrefix(strings.TrimSpace(params), "q=")
+		return !ok || strings.Trim(q, "0.") != ""
+	}
+	return false
 }

@@ -2,7 +2,9 @@ package metrics
 
 import (
 	"bufio"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"math"
 	"net/http/httptest"
 	"regexp"
@@ -359,4 +361,52 @@ func TestParseIPExt(t *testing.T) {
 	if _, ok := parseIPExt([]byte(text), "Nope"); ok {
 		t.Error("a missing field was found")
 	}
+}
+
+func TestHandlerGzip(t *testing.T) {
+	m := New()
+	m.ObserveTool("git_status", true, OutcomeOK, time.Millisecond)
+	for _, tt := range []struct {
+		accept string
+		gzip   bool
+	}{
+		{"", false},
+		{"gzip", true},
+		{"deflate, GZIP;q=0.5", true},
+		{"gzip;q=0", false},
+		{"gzip;q=0.000", false},
+		{"identity", false},
+	} {
+		t.Run(tt.accept, func(t *testing.T) {
+			req := httptest.NewRequest("GET", "/metrics", nil)
+			req.Header.Set("Accept-Encoding", tt.accept)
+			rec := httptest.NewRecorder()
+			m.Handler().ServeHTTP(rec, req)
+			body := rec.Body.String()
+			if got := rec.Header().Get("Content-Encoding") == "gzip"; got != tt.gzip {
+				t.Fatalf("gzipped = %v, want %v", got, tt.gzip)
+			}
+			if tt.gzip {
+				zr, err := gzip.NewReader(rec.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := io.ReadAll(zr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body = string(b)
+			}
+			if !strings.Contains(parseTextBody(t, body), `grove_tool_calls_total`) {
+				t.Errorf("body lacks the tool call:\n%s", body)
+			}
+		})
+	}
+}
+
+// parseTextBody checks body parses and returns it.
+func parseTextBody(t *testing.T, body string) string {
+	t.Helper()
+	parseText(t, body)
+	return body
 }
