@@ -410,3 +410,47 @@ func parseTextBody(t *testing.T, body string) string {
 	parseText(t, body)
 	return body
 }
+
+// Observations from many goroutines while scrapes run are all counted, and
+// every scrape parses (run with -race).
+func TestConcurrentObserveAndScrape(t *testing.T) {
+	m := New()
+	const workers, each = 8, 200
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range each {
+				m.ObserveRequest("tools/call", OutcomeOK, time.Duration(i)*time.Microsecond)
+				m.ObserveTool(fmt.Sprintf("tool_%d", w%3), true, OutcomeOK, time.Millisecond)
+				m.NotificationSent("notifications/message")
+			}
+		}()
+	}
+	for range 5 {
+		parseText(t, scrapeText(t, m))
+	}
+	for range workers {
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatal("observers did not finish")
+		}
+	}
+	got := values(t, m)
+	want := map[string]float64{
+		`grove_requests_total{method="tools/call",outcome="ok"}`:         workers * each,
+		`grove_request_duration_seconds{method="tools/call"}`:            workers * each,
+		`grove_notifications_sent_total{method="notifications/message"}`: workers * each,
+		`grove_tool_calls_total{outcome="ok",tool="tool_0"}`:             3 * each,
+		`grove_tool_calls_total{outcome="ok",tool="tool_1"}`:             3 * each,
+		`grove_tool_calls_total{outcome="ok",tool="tool_2"}`:             2 * each,
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	fams := parseText(t, scrapeText(t, m))
+	checkHistogram(t, "grove_request_duration_seconds", fams["grove_request_duration_seconds"])
+}
