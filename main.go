@@ -82,7 +82,7 @@ func run(args []string) int {
 	cfg.Logger = logger
 	cfg.Stdin, cfg.Stdout = os.Stdin, os.Stdout
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if !doctor {
 		var stopMetrics func()
@@ -113,6 +113,29 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// notifyContext is signal.NotifyContext with the signal set-up on a
+// goroutine of its own: on a small machine the first signal.Notify (its
+// watcher goroutine and the thread that waits for signals) took about a
+// millisecond of start-up, which the initialize answer need not wait for.
+// Until it is in place a signal has its default effect, as before main ran.
+// stop ends the watching and releases the context.
+func notifyContext(parent context.Context, sigs ...os.Signal) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c := make(chan os.Signal, 1)
+		signal.Notify(c, sigs...)
+		defer signal.Stop(c)
+		select {
+		case <-c:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { cancel(); <-done }
 }
 
 const terminalHint = `grove is an MCP server: an AI application (Claude Desktop, Claude Code, VS Code, Cursor)

@@ -2,7 +2,9 @@
 # Time grove's start-up over stdio: N spawns, median time from the spawn to
 # the initialize answer (and to the first tools/list answer), with the
 # server's CPU time by then. With -before REV, a build of that revision runs
-# in the same loop, interleaved, for a before/after table.
+# in the same loop, interleaved, for a before/after table. A floor runs in
+# the loop too: bench/cmd/startfloor, a minimal Go program that answers the
+# handshake and nothing else, the least "spawn to initialize" costs here.
 # Usage: bench/startup.sh [-before REV] [startbench flags, e.g. -n 50 -root DIR]
 # Prints a Markdown table on stdout; progress on stderr.
 set -euo pipefail
@@ -11,7 +13,8 @@ cd "$(dirname "$0")/.."
 
 build_grove
 go build -o bench/out/startbench ./bench/cmd/startbench
-args=()
+go build -o bench/out/startfloor ./bench/cmd/startfloor
+args=(-grove bench/out/startfloor)
 if [ "${1:-}" = "-before" ]; then
 	rev=$2
 	shift 2

@@ -1,10 +1,6 @@
 package metrics
 
-import (
-	"sync"
-
-	"github.com/prometheus/client_golang/prometheus"
-)
+import "sync"
 
 // Gauges are callbacks read at scrape time. A nil field adds nothing; each
 // must be cheap and safe to call from any goroutine.
@@ -70,11 +66,12 @@ func intOf(f func() int) float64 {
 	return float64(f())
 }
 
-func (gs *gaugeSources) register(reg *prometheus.Registry) {
-	gauge := func(name, help string, pick func(Gauges) float64) prometheus.Collector {
-		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return gs.sum(pick) })
+// families are the gauges' families, each the sum over the sources.
+func (gs *gaugeSources) families() []family {
+	gauge := func(name, help string, pick func(Gauges) float64) family {
+		return gaugeFunc(name, help, func() float64 { return gs.sum(pick) })
 	}
-	reg.MustRegister(
+	return []family{
 		gauge("grove_sessions", "Live MCP sessions (stdio: 1 while the client is connected).",
 			func(g Gauges) float64 { return intOf(g.Sessions) }),
 		gauge("grove_subscriptions", "Resource subscriptions held for sessions, dormant ones included.",
@@ -90,5 +87,5 @@ func (gs *gaugeSources) register(reg *prometheus.Registry) {
 			}),
 		gauge("grove_repositories_open", "Git repositories held open in the cache.",
 			func(g Gauges) float64 { return intOf(g.OpenRepos) }),
-	)
+	}
 }

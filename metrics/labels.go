@@ -67,45 +67,38 @@ func (r DropReason) bounded() DropReason {
 	return DropOther
 }
 
-// methods are the client-to-server methods and notifications of both protocol
-// eras, up to 2026-07-28: the values of the method label besides "other".
-var methods = map[string]bool{
-	"initialize": true, "ping": true, "server/discover": true,
-	"tools/list": true, "tools/call": true,
-	"resources/list": true, "resources/templates/list": true, "resources/read": true,
-	"resources/subscribe": true, "resources/unsubscribe": true, "subscriptions/listen": true,
-	"prompts/list": true, "prompts/get": true,
-	"completion/complete": true, "logging/setLevel": true,
-	"tasks/get": true, "tasks/list": true, "tasks/cancel": true, "tasks/result": true,
-	"notifications/initialized": true, "notifications/cancelled": true,
-	"notifications/progress": true, "notifications/roots/list_changed": true,
-}
-
-// Method returns the method label for a method a client sent.
+// Method returns the method label for a method a client sent: the
+// client-to-server methods and notifications of both protocol eras, up to
+// 2026-07-28, or "other". (A switch, not a map: nothing to build at start.)
 func Method(method string) string {
-	if methods[method] {
+	switch method {
+	case "initialize", "ping", "server/discover",
+		"tools/list", "tools/call",
+		"resources/list", "resources/templates/list", "resources/read",
+		"resources/subscribe", "resources/unsubscribe", "subscriptions/listen",
+		"prompts/list", "prompts/get",
+		"completion/complete", "logging/setLevel",
+		"tasks/get", "tasks/list", "tasks/cancel", "tasks/result",
+		"notifications/initialized", "notifications/cancelled",
+		"notifications/progress", "notifications/roots/list_changed":
 		return method
 	}
 	return "other"
 }
 
-// notifications are the server-to-client notifications: the values of the
-// notification method label besides "other".
-var notifications = map[string]bool{
-	"notifications/resources/updated":          true,
-	"notifications/resources/list_changed":     true,
-	"notifications/tools/list_changed":         true,
-	"notifications/prompts/list_changed":       true,
-	"notifications/message":                    true,
-	"notifications/progress":                   true,
-	"notifications/cancelled":                  true,
-	"notifications/subscriptions/acknowledged": true,
-	"notifications/elicitation/complete":       true,
-}
-
-// Notification returns the method label for a notification grove sends.
+// Notification returns the method label for a notification grove sends: the
+// server-to-client notifications, or "other".
 func Notification(method string) string {
-	if notifications[method] {
+	switch method {
+	case "notifications/resources/updated",
+		"notifications/resources/list_changed",
+		"notifications/tools/list_changed",
+		"notifications/prompts/list_changed",
+		"notifications/message",
+		"notifications/progress",
+		"notifications/cancelled",
+		"notifications/subscriptions/acknowledged",
+		"notifications/elicitation/complete":
 		return method
 	}
 	return "other"

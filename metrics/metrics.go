@@ -1,6 +1,7 @@
 // Package metrics owns grove's Prometheus metrics: the series, their bounded
-// label values, a registry of their own (never the global default one) and
-// the handler that serves them in the exposition format.
+// label values, and the handler that serves them in the text exposition
+// format (version 0.0.4), written here from the format's documentation so
+// that grove starts without a metrics library's package set-up.
 //
 //	m := metrics.New()
 //	m.ObserveRequest("tools/call", "git_status", metrics.OutcomeOK, time.Since(start))
@@ -22,12 +23,10 @@ package metrics
 
 import (
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // latencyBuckets span a cached read (~100 µs) to a cold history walk of a
@@ -37,73 +36,59 @@ var latencyBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .02
 // Metrics holds grove's series. Its methods are safe for concurrent use, and
 // do nothing on a nil receiver.
 type Metrics struct {
-	reg *prometheus.Registry
+	families []family // every family served, by name
 
-	requests      *prometheus.CounterVec   // method, outcome
-	latency       *prometheus.HistogramVec // method
-	toolCalls     *prometheus.CounterVec   // tool, outcome
-	toolLatency   *prometheus.HistogramVec // tool
-	notifications *prometheus.CounterVec   // method
-	dropped       *prometheus.CounterVec   // method, reason
+	requests      *counterVec   // method, outcome
+	latency       *histogramVec // method
+	toolCalls     *counterVec   // tool, outcome
+	toolLatency   *histogramVec // tool
+	notifications *counterVec   // method
+	dropped       *counterVec   // method, reason
 
 	tools  toolNames
 	gauges gaugeSources
 }
 
 // New returns metrics with their own registry, which also holds the Go
-// runtime and process collectors.
+// runtime (go_*) and process (process_*) series.
 func New() *Metrics {
 	m := &Metrics{
-		reg: prometheus.NewRegistry(),
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grove_requests_total",
-			Help: "JSON-RPC requests and notifications received from clients, by method and outcome.",
-		}, []string{"method", "outcome"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "grove_request_duration_seconds",
-			Help:    "Time to answer a client's request, by method (resources/read, resources/list, tools/call, ...).",
-			Buckets: latencyBuckets,
-		}, []string{"method"}),
-		toolCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grove_tool_calls_total",
-			Help: "tools/call requests by tool and outcome.",
-		}, []string{"tool", "outcome"}),
-		toolLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "grove_tool_duration_seconds",
-			Help:    "Time to answer tools/call, by tool.",
-			Buckets: latencyBuckets,
-		}, []string{"tool"}),
-		notifications: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grove_notifications_sent_total",
-			Help: "Notifications written to a session, by method.",
-		}, []string{"method"}),
-		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "grove_notifications_dropped_total",
-			Help: "Notifications meant for a session that it will not get, by method and reason.",
-		}, []string{"method", "reason"}),
+		requests:      newCounterVec("method", "outcome"),
+		latency:       newHistogramVec(latencyBuckets, "method"),
+		toolCalls:     newCounterVec("tool", "outcome"),
+		toolLatency:   newHistogramVec(latencyBuckets, "tool"),
+		notifications: newCounterVec("method"),
+		dropped:       newCounterVec("method", "reason"),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.toolCalls, m.toolLatency, m.notifications, m.dropped,
-		collectors.NewGoCollector(),
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	m.gauges.register(m.reg)
+	m.families = append(m.families,
+		family{name: "grove_requests_total", typ: "counter", collect: m.requests.collect,
+			help: "JSON-RPC requests and notifications received from clients, by method and outcome."},
+		family{name: "grove_request_duration_seconds", typ: "histogram", collect: m.latency.collect,
+			help: "Time to answer a client's request, by method (resources/read, resources/list, tools/call, ...)."},
+		family{name: "grove_tool_calls_total", typ: "counter", collect: m.toolCalls.collect,
+			help: "tools/call requests by tool and outcome."},
+		family{name: "grove_tool_duration_seconds", typ: "histogram", collect: m.toolLatency.collect,
+			help: "Time to answer tools/call, by tool."},
+		family{name: "grove_notifications_sent_total", typ: "counter", collect: m.notifications.collect,
+			help: "Notifications written to a session, by method."},
+		family{name: "grove_notifications_dropped_total", typ: "counter", collect: m.dropped.collect,
+			help: "Notifications meant for a session that it will not get, by method and reason."},
+	)
+	m.families = append(m.families, m.gauges.families()...)
+	m.families = append(m.families, goFamilies()...)
+	m.families = append(m.families, processFamilies()...)
+	slices.SortFunc(m.families, func(a, b family) int { return strings.Compare(a.name, b.name) })
 	return m
 }
 
-// Handler serves the metrics in the Prometheus exposition format. It checks
-// nothing: whoever mounts it puts it behind the server's token.
+// Handler serves the metrics in the Prometheus text exposition format
+// (version 0.0.4). It checks nothing: whoever mounts it puts it behind the
+// server's token.
 func (m *Metrics) Handler() http.Handler {
 	if m == nil {
 		return http.NotFoundHandler()
 	}
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
-}
-
-// Registry returns the registry, for tests and for collectors of a caller's own.
-func (m *Metrics) Registry() *prometheus.Registry {
-	if m == nil {
-		return nil
-	}
-	return m.reg
+	return textHandler{m}
 }
 
 // ObserveRequest records one request (or client notification) answered
@@ -113,8 +98,8 @@ func (m *Metrics) ObserveRequest(method string, outcome Outcome, d time.Duration
 		return
 	}
 	method = Method(method)
-	m.requests.WithLabelValues(method, string(outcome)).Inc()
-	m.latency.WithLabelValues(method).Observe(d.Seconds())
+	m.requests.inc(method, string(outcome))
+	m.latency.observe(d.Seconds(), method)
 }
 
 // ObserveTool records one tools/call of tool answered after d with outcome.
@@ -129,8 +114,8 @@ func (m *Metrics) ObserveTool(tool string, known bool, outcome Outcome, d time.D
 	if known {
 		label = m.tools.label(tool)
 	}
-	m.toolCalls.WithLabelValues(label, string(outcome)).Inc()
-	m.toolLatency.WithLabelValues(label).Observe(d.Seconds())
+	m.toolCalls.inc(label, string(outcome))
+	m.toolLatency.observe(d.Seconds(), label)
 }
 
 // NotificationSent counts a notification written to one session.
@@ -138,7 +123,7 @@ func (m *Metrics) NotificationSent(method string) {
 	if m == nil {
 		return
 	}
-	m.notifications.WithLabelValues(Notification(method)).Inc()
+	m.notifications.inc(Notification(method))
 }
 
 // NotificationDropped counts a notification one session will not get.
@@ -146,7 +131,7 @@ func (m *Metrics) NotificationDropped(method string, reason DropReason) {
 	if m == nil {
 		return
 	}
-	m.dropped.WithLabelValues(Notification(method), string(reason.bounded())).Inc()
+	m.dropped.inc(Notification(method), string(reason.bounded()))
 }
 
 // toolNames bounds the tool label: the first MaxTools names seen keep their
