@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/grove-mcp/grove/roots"
@@ -72,7 +71,7 @@ func testTree(t testing.TB) (string, string) {
 	must(t, os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(root, "link-outside")))
 	must(t, os.Symlink("nowhere", filepath.Join(root, "dangling")))
 	if runtime.GOOS != "windows" {
-		must(t, syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644))
+		must(t, mkfifo(filepath.Join(root, "fifo")))
 	}
 	return root, outside
 }

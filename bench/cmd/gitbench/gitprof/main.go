@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command gitprof profiles one git_* tool of grove in process: it registers gittools on an MCP server, connects
 // a client over in-memory transports (the same tool path as over stdio, minus the pipe), calls the tool once to
 // warm up and then -n times under the CPU profiler, and prints the timings. Use it to see where the time of a
