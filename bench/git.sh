@@ -69,7 +69,7 @@ for kind in $REPOS; do
 done
 echo "bench: repositories ready in $((SECONDS - gen_start)) s" >&2
 
-if go build -o "$GROVE.new" .; then
+if CGO_ENABLED=0 go build -o "$GROVE.new" .; then
 	mv "$GROVE.new" "$GROVE"
 elif [ -x "$GROVE" ]; then
 	echo "bench: grove does not build right now; using the last good $GROVE" >&2

@@ -4,7 +4,7 @@
 
 build_grove() {
 	mkdir -p bench/out
-	if go build -o bench/out/grove.new .; then
+	if CGO_ENABLED=0 go build -o bench/out/grove.new .; then
 		mv bench/out/grove.new bench/out/grove
 	elif [ -x bench/out/grove ]; then
 		echo "bench: grove does not build right now; using the last good bench/out/grove" >&2

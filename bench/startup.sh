@@ -21,7 +21,7 @@ if [ "${1:-}" = "-before" ]; then
 	src=$(mktemp -d)
 	trap 'rm -rf "$src"' EXIT
 	git archive "$rev" | tar -x -C "$src"
-	(cd "$src" && go build -o grove .)
+	(cd "$src" && CGO_ENABLED=0 go build -o grove .)
 	cp "$src/grove" bench/out/grove-before
 	args+=(-grove bench/out/grove-before)
 fi
