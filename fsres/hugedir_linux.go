@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/grove-mcp/grove/internal/dtype"
 )
 
 // streaming says whether this build lists huge directories in the file
@@ -219,29 +221,9 @@ func parseDentOffs(buf []byte, ents []dent) []dent {
 	ents = slices.Grow(ents, len(recs))
 	start := 0
 	for _, r := range recs {
-		typ, known := dentType(r.typ)
+		typ, known := dtype.Mode(r.typ)
 		ents = append(ents, dent{name: all[start:r.end], typ: typ, known: known, off: r.off})
 		start = r.end
 	}
 	return ents
-}
-
-func dentType(t byte) (fs.FileMode, bool) {
-	switch t {
-	case unix.DT_REG:
-		return 0, true
-	case unix.DT_DIR:
-		return fs.ModeDir, true
-	case unix.DT_LNK:
-		return fs.ModeSymlink, true
-	case unix.DT_FIFO:
-		return fs.ModeNamedPipe, true
-	case unix.DT_SOCK:
-		return fs.ModeSocket, true
-	case unix.DT_CHR:
-		return fs.ModeDevice | fs.ModeCharDevice, true
-	case unix.DT_BLK:
-		return fs.ModeDevice, true
-	}
-	return 0, false
 }

@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/grove-mcp/grove/internal/dtype"
 )
 
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
@@ -126,7 +128,7 @@ func parseDirents(buf []byte, dir *entryDir, entries []fs.DirEntry) []fs.DirEntr
 		e := &block[i]
 		e.name, e.dir = all[start:r.end], dir
 		start = r.end
-		if typ, ok := direntType(r.typ); ok {
+		if typ, ok := dtype.Mode(r.typ); ok {
 			e.typ = typ
 		} else if fi, err := dir.root.Lstat(path.Join(dir.name, e.name)); err == nil {
 			e.typ = fi.Mode().Type()
@@ -136,24 +138,4 @@ func parseDirents(buf []byte, dir *entryDir, entries []fs.DirEntry) []fs.DirEntr
 		entries = append(entries, e)
 	}
 	return entries
-}
-
-func direntType(t byte) (fs.FileMode, bool) {
-	switch t {
-	case syscall.DT_REG:
-		return 0, true
-	case syscall.DT_DIR:
-		return fs.ModeDir, true
-	case syscall.DT_LNK:
-		return fs.ModeSymlink, true
-	case syscall.DT_FIFO:
-		return fs.ModeNamedPipe, true
-	case syscall.DT_SOCK:
-		return fs.ModeSocket, true
-	case syscall.DT_CHR:
-		return fs.ModeDevice | fs.ModeCharDevice, true
-	case syscall.DT_BLK:
-		return fs.ModeDevice, true
-	}
-	return 0, false
 }
