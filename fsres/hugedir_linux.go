@@ -200,23 +200,10 @@ func parseDentOffs(buf []byte, ents []dent) []dent {
 	}
 	names := make([]byte, 0, len(buf)/2)  // records are about twice as long as their names
 	recs := make([]rec, 0, len(buf)/24+1) // and at least 24 bytes long
-	for len(buf) >= 19 {
-		reclen := int(binary.NativeEndian.Uint16(buf[16:]))
-		if reclen < 19 || reclen > len(buf) {
-			break
-		}
-		r := buf[:reclen]
-		buf = buf[reclen:]
-		name := r[19:]
-		if i := bytes.IndexByte(name, 0); i >= 0 {
-			name = name[:i]
-		}
-		if binary.NativeEndian.Uint64(r) == 0 || string(name) == "." || string(name) == ".." || len(name) == 0 {
-			continue
-		}
+	dtype.Each(buf, func(off int64, typ byte, name []byte) {
 		names = append(names, name...)
-		recs = append(recs, rec{end: len(names), typ: r[18], off: int64(binary.NativeEndian.Uint64(r[8:]))})
-	}
+		recs = append(recs, rec{end: len(names), typ: typ, off: off})
+	})
 	all := string(names)
 	ents = slices.Grow(ents, len(recs))
 	start := 0

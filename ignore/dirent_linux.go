@@ -1,8 +1,6 @@
 package ignore
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"io/fs"
 	"os"
@@ -103,23 +101,10 @@ func parseDirents(buf []byte, dir *entryDir, entries []fs.DirEntry) []fs.DirEntr
 	}
 	names := make([]byte, 0, len(buf))    // records are longer than their names
 	recs := make([]rec, 0, len(buf)/24+1) // and at least 24 bytes long
-	for len(buf) >= 19 {
-		reclen := int(binary.NativeEndian.Uint16(buf[16:]))
-		if reclen < 19 || reclen > len(buf) {
-			break
-		}
-		r := buf[:reclen]
-		buf = buf[reclen:]
-		name := r[19:]
-		if i := bytes.IndexByte(name, 0); i >= 0 {
-			name = name[:i]
-		}
-		if binary.NativeEndian.Uint64(r) == 0 || string(name) == "." || string(name) == ".." {
-			continue // deleted entry, or self and parent
-		}
+	dtype.Each(buf, func(_ int64, typ byte, name []byte) {
 		names = append(names, name...)
-		recs = append(recs, rec{len(names), r[18]})
-	}
+		recs = append(recs, rec{len(names), typ})
+	})
 	all := string(names)
 	entries = slices.Grow(entries, len(recs))
 	block := make([]dirEntry, len(recs))

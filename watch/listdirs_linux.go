@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/grove-mcp/grove/internal/dtype"
 )
 
 // direntBuf is getdents64's buffer: a 200,000-entry directory takes some 30 calls.
@@ -53,33 +55,17 @@ func listDirs(dir string, fn func(name string)) error {
 		if n <= 0 {
 			return nil
 		}
-		for b := buf[:n]; len(b) >= 19; {
-			// d_ino 8, d_off 8, d_reclen 2, d_type 1, then the name up to a NUL.
-			reclen := int(b[16]) | int(b[17])<<8
-			if reclen < 19 || reclen > len(b) {
-				return unix.EIO
-			}
-			typ, name := b[18], b[19:reclen]
-			b = b[reclen:]
+		dtype.Each(buf[:n], func(_ int64, typ byte, name []byte) {
 			if typ != unix.DT_DIR && typ != unix.DT_UNKNOWN {
-				continue
-			}
-			for i, c := range name {
-				if c == 0 {
-					name = name[:i]
-					break
-				}
-			}
-			if string(name) == "." || string(name) == ".." {
-				continue
+				return
 			}
 			if typ == unix.DT_UNKNOWN {
 				fi, err := os.Lstat(filepath.Join(dir, string(name)))
 				if err != nil || !fi.IsDir() {
-					continue
+					return
 				}
 			}
 			fn(string(name))
-		}
+		})
 	}
 }
