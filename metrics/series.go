@@ -78,13 +78,7 @@ func (v *counterVec) inc(values ...string) {
 
 // collect emits the series in the order of their label values.
 func (v *counterVec) collect(emit func(sample)) {
-	v.mu.RLock()
-	keys := sortedKeys(v.series)
-	list := make([]*counter, len(keys))
-	for i, k := range keys {
-		list[i] = v.series[k]
-	}
-	v.mu.RUnlock()
+	list := inKeyOrder(&v.mu, v.series)
 	for _, c := range list {
 		emit(sample{labels: c.labels, value: float64(c.n.Load())})
 	}
@@ -138,13 +132,7 @@ func (v *histogramVec) observe(x float64, values ...string) {
 // collect emits each series's cumulative buckets, ending with +Inf, then its
 // _sum and _count.
 func (v *histogramVec) collect(emit func(sample)) {
-	v.mu.RLock()
-	keys := sortedKeys(v.series)
-	list := make([]*histogram, len(keys))
-	for i, k := range keys {
-		list[i] = v.series[k]
-	}
-	v.mu.RUnlock()
+	list := inKeyOrder(&v.mu, v.series)
 	for _, h := range list {
 		h.mu.Lock()
 		counts := slices.Clone(h.counts)
@@ -168,13 +156,20 @@ func withLE(labels []labelPair, bound float64) []labelPair {
 	return append(out, labelPair{"le", formatFloat(bound)})
 }
 
-func sortedKeys[V any](m map[string]V) []string {
+// inKeyOrder returns m's values in the order of their keys, read under mu.
+func inKeyOrder[V any](mu *sync.RWMutex, m map[string]V) []V {
+	mu.RLock()
+	defer mu.RUnlock()
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	return keys
+	list := make([]V, len(keys))
+	for i, k := range keys {
+		list[i] = m[k]
+	}
+	return list
 }
 
 // gaugeFunc is a family of one unlabelled gauge read from f at scrape time.
