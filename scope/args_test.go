@@ -44,18 +44,7 @@ func connectOpt(t *testing.T) *mcp.ClientSession {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 	scope.AddTool(s, &mcp.Tool{Name: "opt", Description: "opt"}, scope.Static(someScope(t)), opt)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return serve(t, s, nil)
 }
 
 // Pointers, slices and maps, at any depth, are published as plain types, not

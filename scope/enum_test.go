@@ -34,17 +34,7 @@ func pick(_ context.Context, _ *mcp.CallToolRequest, _ *roots.Scope, in pickIn) 
 func TestAddToolEnums(t *testing.T) {
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 	scope.AddTool(s, &mcp.Tool{Name: "pick", Description: "pick"}, scope.Static(someScope(t)), pick)
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := s.Connect(context.Background(), st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	cs := serve(t, s, nil)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

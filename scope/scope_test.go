@@ -40,13 +40,19 @@ func connect(t *testing.T, p scope.Provider) *mcp.ClientSession {
 	t.Helper()
 	s := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
 	scope.AddTool(s, &mcp.Tool{Name: "echo", Description: "echo"}, p, echo)
+	return serve(t, s, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+}
+
+// serve connects an in-memory client (with opts) to s, both closed when the test ends.
+func serve(t *testing.T, s *mcp.Server, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := s.Connect(context.Background(), st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(context.Background(), ct, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
