@@ -20,6 +20,7 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 	var patch, one bytes.Buffer
 	var omitted []string
 	var cutFile string // the one file whose patch was cut, when the first file alone passes the cap
+	format := patchtext.Format{Context: ctxLines, Abbrev: rp.Abbrever().Abbrev}
 	for i, c := range changes {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -41,7 +42,7 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 			continue // stat-dirty but unchanged
 		}
 		one.Reset()
-		st := patchtext.WriteFilePatch(&one, fp, ctxLines)
+		st := patchtext.WriteFilePatch(&one, fp, format)
 		f.Added, f.Deleted, f.Binary, f.TooLarge = st.Added, st.Deleted, st.Binary, st.TooLarge
 		switch {
 		case statOnly:

@@ -77,8 +77,9 @@ func CommitHeader(c *object.Commit) string {
 	}
 	fmt.Fprintf(&b, "Author: %s <%s>\n", c.Author.Name, c.Author.Email)
 	fmt.Fprintf(&b, "Date:   %s\n\n", c.Author.When.Format(gitDate))
+	// git writes each line of the message indented and without its trailing white space.
 	for _, line := range strings.Split(strings.TrimRight(c.Message, "\n"), "\n") {
-		b.WriteString("    " + line + "\n")
+		b.WriteString("    " + strings.TrimRight(line, " \t\r\v\f") + "\n")
 	}
 	return b.String()
 }

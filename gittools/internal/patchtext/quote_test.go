@@ -55,7 +55,7 @@ func FuzzWriteFilePatch(f *testing.F) {
 		st := WriteFilePatch(&buf, FilePatch{
 			From: Side{Path: "f", Mode: 0o100644, Data: []byte(a)},
 			To:   Side{Path: "f", Mode: 0o100644, Data: []byte(b)},
-		}, 3)
+		}, Format{Context: 3})
 		if st.Binary {
 			return
 		}

@@ -17,9 +17,12 @@ func (d *Differ) mark(a, b Text, chA, chB []bool) {
 	for hiA > lo && hiB > lo && a.lines[hiA-1] == b.lines[hiB-1] {
 		hiA, hiB = hiA-1, hiB-1
 	}
-	ma, mb := d.number(a, lo, hiA), d.number(b, lo, hiB)
-	ra, ia := d.matchable(ma, mb, chA[lo:hiA])
-	rb, ib := d.matchable(mb, ma, chB[lo:hiB])
+	// Whether a line can match is decided against the whole other text, the lines in common at either
+	// end included, as git decides it: a line of the middle whose only copies on the other side are at
+	// the ends stays in the search. It changes no script's length, only which of the shortest is found.
+	ida, idb := d.number(a, 0, a.Len()), d.number(b, 0, b.Len())
+	ra, ia := d.matchable(ida[lo:hiA], idb, a.Len(), chA[lo:hiA])
+	rb, ib := d.matchable(idb[lo:hiB], ida, b.Len(), chB[lo:hiB])
 	s := search{a: ra, b: rb, chA: make([]bool, len(ra)), chB: make([]bool, len(rb)), budget: d.Budget}
 	if s.budget <= 0 {
 		s.budget = DefaultBudget
@@ -38,27 +41,82 @@ func (d *Differ) mark(a, b Text, chA, chB []bool) {
 	}
 }
 
-// matchable returns the lines of x whose id occurs in y, with their indexes in x, and marks the others
-// changed in ch.
-func (d *Differ) matchable(x, y []int32, ch []bool) ([]int32, []int) {
+// matchable returns the lines of x (the middle of a text of total lines) that the search is to align,
+// with their indexes in x, and marks the others changed in ch. Left out are the lines whose id y (the
+// whole other text) lacks, and, as git leaves them out, common lines stranded among them: a line with
+// many copies in y (see manyMatches) inside a stretch of such lines and unmatched ones, bounded on both
+// sides by unmatched lines, where the common lines are under a quarter of the stretch. Leaving out a line
+// with no match keeps the script shortest; leaving out a stranded common line may lengthen it by that
+// line, which reads better (a blank line amid rewritten paragraphs is rewritten with them) and makes
+// such texts cheap.
+func (d *Differ) matchable(x, y []int32, total int, ch []bool) ([]int32, []int) {
 	if need := len(d.ids); len(d.count) < need {
 		d.count = make([]int32, max(need, 2*len(d.count))) // zero: every use clears what it set
 	}
 	for _, id := range y {
-		d.count[id] = 1
+		d.count[id]++
+	}
+	many := int32(min(manyMatches(total), maxManyMatches))
+	kind := make([]byte, len(x)) // 0: no match, 1: matched, 2: many matches
+	for i, id := range x {
+		switch n := d.count[id]; {
+		case n == 0:
+		case n >= many:
+			kind[i] = 2
+		default:
+			kind[i] = 1
+		}
+	}
+	for _, id := range y {
+		d.count[id] = 0
 	}
 	keep, idx := make([]int32, 0, len(x)), make([]int, 0, len(x))
 	for i, id := range x {
-		if d.count[id] == 0 {
+		if kind[i] == 0 || kind[i] == 2 && stranded(kind, i) {
 			ch[i] = true
 			continue
 		}
 		keep, idx = append(keep, id), append(idx, i)
 	}
-	for _, id := range y {
-		d.count[id] = 0
-	}
 	return keep, idx
+}
+
+// maxManyMatches caps the copies that make a line common; strandWindow bounds how far stranded looks.
+const (
+	maxManyMatches = 1024
+	strandWindow   = 100
+)
+
+// manyMatches is how many copies make a line common in a text of n lines: the least power of two 2^k with
+// 4^k > n, about the square root of n.
+func manyMatches(n int) int {
+	p := 1
+	for ; n > 0; n >>= 2 {
+		p <<= 1
+	}
+	return p
+}
+
+// stranded reports whether the common line i lies among unmatched lines (see matchable).
+func stranded(kind []byte, i int) bool {
+	common, unmatched := 2, 0 // line i, counted once for each side
+	for _, dir := range []int{-1, 1} {
+		found := 0
+		for j := i + dir; j >= 0 && j < len(kind) && j-i <= strandWindow && i-j <= strandWindow; j += dir {
+			if kind[j] == 0 {
+				found++
+			} else if kind[j] == 2 {
+				common++
+			} else {
+				break
+			}
+		}
+		if found == 0 {
+			return false
+		}
+		unmatched += found
+	}
+	return common*4 < common+unmatched
 }
 
 // search finds a shortest edit script between a and b by Myers' divide and conquer: find the middle
