@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/grove-mcp/grove/internal/testenv"
 )
 
@@ -124,5 +126,41 @@ func TestWriteMatchesGit(t *testing.T) {
 	}
 	if bad > 0 {
 		t.Errorf("%d of %d differ from git", bad, len(pairs))
+	}
+}
+
+// TestLabeledMatchesGit checks edit_file's diff (Labeled) against `git diff --no-index` of the same edit,
+// from the "---" line on: CRLF files, a missing final newline, edits at either end, an emptied file.
+func TestLabeledMatchesGit(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var pairs [][2]string
+	for i := range 200 {
+		a := randomText(r, 1+r.IntN(40))
+		b := edit(r, a)
+		as, bs := strings.Join(a, ""), strings.Join(b, "")
+		if i%4 == 1 {
+			as, bs = strings.ReplaceAll(as, "\n", "\r\n"), strings.ReplaceAll(bs, "\n", "\r\n")
+		}
+		if i%3 == 2 {
+			bs = strings.TrimSuffix(bs, "\n")
+		}
+		if i%5 == 3 {
+			as = strings.TrimSuffix(as, "\n")
+		}
+		if i%50 == 7 {
+			bs = ""
+		}
+		pairs = append(pairs, [2]string{as, bs})
+	}
+	want := gitHunks(t, pairs)
+	for i, p := range pairs {
+		got := Labeled("a/f", "b/f", p[0], p[1])
+		w := ""
+		if want[i] != "" {
+			w = "--- a/f\n+++ b/f\n" + want[i]
+		}
+		if got != w {
+			t.Errorf("pair %d: Labeled mismatch with git (-git +ours):\n%s", i, cmp.Diff(w, got))
+		}
 	}
 }

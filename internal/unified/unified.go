@@ -65,6 +65,18 @@ func Write(b *bytes.Buffer, old, new []byte, opt Options) Stat {
 	return st
 }
 
+// Labeled returns the diff `git diff` shows for an edit of one text file from its "---" line on, with
+// old and new as the labels and three lines of context, or "" when the texts are equal.
+func Labeled(old, new, a, b string) string {
+	if a == b {
+		return ""
+	}
+	var buf bytes.Buffer
+	buf.WriteString("--- " + old + "\n+++ " + new + "\n")
+	Write(&buf, []byte(a), []byte(b), Options{Context: 3})
+	return buf.String()
+}
+
 func writeLines(b *bytes.Buffer, prefix byte, lines []string) {
 	for _, l := range lines {
 		b.WriteByte(prefix)

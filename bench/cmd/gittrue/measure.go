@@ -92,7 +92,7 @@ func (r *result) one(cfg config, c *benchutil.Raw, dir, h string) error {
 	got := d.Patch
 	if d.Truncated {
 		r.capped++
-		got = got[:strings.LastIndex(got, "\n… patch cut")+1]
+		got = got[:strings.LastIndex(got, "\n… patch cut")]
 		want = want[:min(len(want), len(got))]
 	}
 	if got == string(want) {
@@ -126,7 +126,7 @@ func (r *result) one(cfg config, c *benchutil.Raw, dir, h string) error {
 	}
 	r.groveShow, r.gitShow = append(r.groveShow, sg), append(r.gitShow, sgit)
 	if i := strings.LastIndex(show, "\n… patch cut"); i >= 0 {
-		show = show[:i+1]
+		show = show[:i]
 		wantShow = wantShow[:min(len(wantShow), len(show))]
 	}
 	if show == string(wantShow) {

@@ -28,12 +28,6 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 			}
 		}
 		f := DiffFile{Path: c.path, OldPath: c.oldPath, Status: statusOf(c)}
-		if out.Truncated {
-			f.Omitted = true
-			out.Files = append(out.Files, f)
-			omitted = append(omitted, c.path)
-			continue
-		}
 		fp, err := load(rp, ctx, c)
 		if err != nil {
 			return out, "", fmt.Errorf("reading %s: %w", patchtext.QuotePath(c.path), err)
@@ -46,6 +40,9 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 		f.Added, f.Deleted, f.Binary, f.TooLarge = st.Added, st.Deleted, st.Binary, st.TooLarge
 		switch {
 		case statOnly:
+		case out.Truncated: // counted, not shown
+			f.Omitted = true
+			omitted = append(omitted, c.path)
 		case patch.Len()+one.Len() <= MaxPatchBytes:
 			patch.Write(one.Bytes())
 		case patch.Len() > 0:
