@@ -22,6 +22,7 @@ type entry struct {
 type change struct {
 	path     string
 	oldPath  string // set for a rename: the path on the from side
+	score    int    // for a rename: the similarity index in percent (100 for an exact one)
 	from, to entry
 }
 
@@ -41,7 +42,10 @@ func Trees(rp *repo.Repo, ctx context.Context, a, b plumbing.Hash, limit string)
 	d := &treeDiff{rp: rp, ctx: ctx, limit: limit, walk: repo.NewTreeBudget()}
 	err := d.trees("", a, b)
 	sortChanges(d.out)
-	return pairExactRenames(d.out), err
+	if err != nil {
+		return pairExactRenames(d.out), err
+	}
+	return pairRenames(rp, ctx, pairExactRenames(d.out))
 }
 
 // treeDiff is one diffTrees walk.

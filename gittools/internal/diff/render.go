@@ -20,7 +20,8 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 	var patch, one bytes.Buffer
 	var omitted []string
 	var cutFile string // the one file whose patch was cut, when the first file alone passes the cap
-	format := patchtext.Format{Context: ctxLines, Abbrev: rp.Abbrever().Abbrev}
+	drv := newDrivers(rp)
+	format := patchtext.Format{Context: ctxLines, Abbrev: rp.Abbrever().Abbrev, Driver: drv.funcLine}
 	for i, c := range changes {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -35,6 +36,7 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 		if fp.From.Mode == fp.To.Mode && fp.From.Hash == fp.To.Hash && c.oldPath == "" {
 			continue // stat-dirty but unchanged
 		}
+		fp.Binary = drv.binary(c.path)
 		one.Reset()
 		st := patchtext.WriteFilePatch(&one, fp, format)
 		f.Added, f.Deleted, f.Binary, f.TooLarge = st.Added, st.Deleted, st.Binary, st.TooLarge

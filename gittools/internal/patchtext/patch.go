@@ -32,7 +32,8 @@ type Side struct {
 // FilePatch is one file's change, contents loaded.
 type FilePatch struct {
 	From, To Side
-	Score    int // for a rename (From.Path != To.Path): the similarity index in percent
+	Score    int  // for a rename (From.Path != To.Path): the similarity index in percent
+	Binary   bool // shown as binary whatever the content (the -diff attribute)
 }
 
 // Format is how patches are written.
@@ -132,7 +133,7 @@ func writeOne(b *bytes.Buffer, fp FilePatch, f Format) Stat {
 		return Stat{TooLarge: true}
 	}
 	fromData, toData := content(from), content(to)
-	if IsBinary(fromData) || IsBinary(toData) {
+	if fp.Binary || IsBinary(fromData) || IsBinary(toData) {
 		fmt.Fprintf(b, "Binary files %s and %s differ\n", label("a/", oldName, from.Mode), label("b/", newName, to.Mode))
 		return Stat{Binary: true}
 	}
