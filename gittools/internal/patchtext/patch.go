@@ -140,13 +140,23 @@ func writeOne(b *bytes.Buffer, fp FilePatch, f Format) Stat {
 	if len(fromData) == 0 && len(toData) == 0 {
 		return Stat{}
 	}
-	fmt.Fprintf(b, "--- %s\n+++ %s\n", label("a/", oldName, from.Mode), label("b/", newName, to.Mode))
+	fmt.Fprintf(b, "--- %s\n+++ %s\n", fileLabel("a/", oldName, from.Mode), fileLabel("b/", newName, to.Mode))
 	opt := unified.Options{Context: f.Context}
 	if f.Driver != nil {
 		opt.FuncLine = f.Driver(name)
 	}
 	st := unified.Write(b, fromData, toData, opt)
 	return Stat{Added: st.Added, Deleted: st.Deleted}
+}
+
+// fileLabel is label for a ---/+++ line: a name with a space gets a tab after it, as git writes it (the
+// tab ends the name for patch programs).
+func fileLabel(prefix, name string, mode filemode.FileMode) string {
+	l := label(prefix, name, mode)
+	if mode != 0 && strings.Contains(l, " ") && l[0] != '"' {
+		l += "\t"
+	}
+	return l
 }
 
 // side is the name an index line shows for s: zeros when absent.
