@@ -16,6 +16,14 @@ import (
 // cFile is a C file whose hunk headers need the cpp rule (labels are not functions).
 const cFile = "#include <stdio.h>\n\nstatic int f(int x)\n{\n\tint y = 0;\n\tif (x)\n\t\tgoto out;\n\ty = 1;\n\ty = 2;\n\ty = 3;\nout:\n\ty += x;\n\ty += 2;\n\ty += 3;\n\treturn y;\n}\n"
 
+// perlFile and pyFile need the perl and python rules.
+const (
+	perlFile = "package Foo;\n\nsub get_file($$$) {\n\tmy $v = 0;\n\tmy $w = 0;\n\tmy $x = 1;\n\tmy $y = 2;\n\tmy $z = 3;\n\treturn $x;\n}\n\n" +
+		"sub plain {\n\tmy $q = 0;\n\tmy $r = 0;\n\tmy $s = 0;\n\tmy $a = 1;\n\tmy $b = 2;\n\tmy $c = 3;\n\treturn $a;\n}\n"
+	pyFile = "import os\n\nclass P4Submit(Command):\n    def edit_template(self, f):\n        a = 1\n        b = 2\n        c = 3\n        return a\n\n" +
+		"    async def run(self):\n        u = 0\n        v = 0\n        w = 0\n        x = 1\n        y = 2\n        z = 3\n        return x\n"
+)
+
 // gitTrueFixture commits files of every kind, then changes each of them in a second commit: a rename with
 // edits, a mode change, a type change, binary files (by content and by attribute), quoted paths, CRLF, a
 // missing final newline, a gitlink, sliders over blank lines and closing braces, a moved block.
@@ -28,7 +36,7 @@ func gitTrueFixture(t *testing.T) *fixture {
 	for i := range 12 {
 		fmt.Fprintf(&moved, "func f%d() {\n\treturn\n}\n\n", i)
 	}
-	f.write(".gitattributes", "*.c diff=cpp\n*.bin -diff\n",
+	f.write(".gitattributes", "*.c diff=cpp\n*.bin -diff\n*.perl diff=perl\n*.py diff=python\n", "t.perl", perlFile, "t.py", pyFile,
 		"old name.txt", long.String(), "script.sh", "echo hi\n", "crlf.txt", "a\r\nb\r\nc\r\n",
 		"noeol.txt", "x\ny", "bin.dat", "\x00\x01\x02", "attr.bin", "plain text\n", "tab\there.txt", "t\n",
 		"é.txt", "e\n", "gone.txt", "bye\n", "typechange", "file\n", "f.c", cFile, "moved.go", moved.String(),
@@ -50,6 +58,8 @@ func gitTrueFixture(t *testing.T) *fixture {
 	f.write("new name.txt", edited, "crlf.txt", "a\r\nB\r\nc\r\n", "noeol.txt", "x\nz", "bin.dat", "\x00\x01\x03",
 		"attr.bin", "plain text, changed\n", "tab\there.txt", "t\nu\n", "é.txt", "é\n",
 		"f.c", strings.Replace(cFile, "\ty += 2;\n", "\ty += 22;\n", 1),
+		"t.perl", strings.NewReplacer("$y = 2", "$y = 22", "$c = 3", "$c = 33").Replace(perlFile),
+		"t.py", strings.NewReplacer("c = 3", "c = 33", "z = 3", "z = 33").Replace(pyFile),
 		"moved.go", strings.Join(append(append([]string{blocks[7]}, blocks[:7]...), blocks[8:]...), ""),
 		"slide.txt", "a\n}\n\nb\n}\n\nx\n}\n\nc\n}\n")
 	f.git("update-index", "--add", "--cacheinfo", "160000,2222222222222222222222222222222222222222,sub")

@@ -128,12 +128,68 @@ func pythonFuncLine(line string) (string, bool) {
 	return "", false
 }
 
-// perlFuncLine: package and sub declarations, the special blocks, and POD headings.
+// perlFuncLine: package declarations, sub declarations, the special blocks (BEGIN, END, …) and POD
+// headings. A sub declared with a prototype gets the prototype as its header ("($$)"), as git shows it; a
+// sub line must end after its optional prototype, attributes, opening brace and comment.
 func perlFuncLine(line string) (string, bool) {
-	for _, p := range []string{"package ", "sub ", "=head", "BEGIN", "END", "INIT", "CHECK", "UNITCHECK", "AUTOLOAD", "DESTROY"} {
-		if strings.HasPrefix(line, p) {
-			return unified.Trim(strings.TrimRight(line, "\n")), true
+	body := strings.TrimRight(line, "\n")
+	switch {
+	case strings.HasPrefix(body, "package "), strings.HasPrefix(body, "=head") && len(body) > 5 && '0' <= body[5] && body[5] <= '9' && strings.HasPrefix(body[6:], " "):
+		return unified.Trim(body), true
+	case strings.HasPrefix(body, "sub "):
+		return perlSub(body)
+	}
+	for _, kw := range []string{"BEGIN", "END", "INIT", "CHECK", "UNITCHECK", "AUTOLOAD", "DESTROY"} {
+		if rest, ok := strings.CutPrefix(body, kw); ok && perlBlockTail(strings.TrimLeft(rest, " \t")) {
+			return unified.Trim(body), true
 		}
 	}
 	return "", false
+}
+
+// perlSub reads "sub NAME [(PROTO)] [:ATTRS] [{] [#comment]".
+func perlSub(body string) (string, bool) {
+	s := body[len("sub "):]
+	n := 0
+	for n < len(s) && (identStart(s[n]) || '0' <= s[n] && s[n] <= '9' || s[n] == '\'' || s[n] == ':') {
+		n++
+	}
+	if n == 0 {
+		return "", false
+	}
+	s = strings.TrimLeft(s[n:], " \t")
+	proto := ""
+	if strings.HasPrefix(s, "(") {
+		end := strings.IndexByte(s, ')')
+		if end < 0 {
+			return "", false
+		}
+		rest := strings.TrimLeft(s[end+1:], " \t")
+		proto, s = s[:len(s)-len(rest)], rest
+	}
+	if strings.HasPrefix(s, ":") {
+		end := strings.IndexAny(s, ";#")
+		if end < 0 {
+			end = len(s)
+		}
+		if end < len(s) && s[end] == ';' {
+			return "", false
+		}
+		s = s[end:]
+	}
+	if !perlBlockTail(s) {
+		return "", false
+	}
+	if proto != "" {
+		return unified.Trim(proto), true
+	}
+	return unified.Trim(body), true
+}
+
+// perlBlockTail reports whether s is empty, or "{" and/or a comment with white space around.
+func perlBlockTail(s string) bool {
+	if rest, ok := strings.CutPrefix(s, "{"); ok {
+		s = strings.TrimLeft(rest, " \t")
+	}
+	return s == "" || s[0] == '#'
 }
