@@ -1,7 +1,5 @@
 package linediff
 
-import "math"
-
 // mark sets chA[i] for each line of a the script deletes and chB[j] for each line of b it inserts.
 //
 // Lines at the common start and end are never changed, and a line whose id the other side lacks always
@@ -23,7 +21,8 @@ func (d *Differ) mark(a, b Text, chA, chB []bool) {
 	ida, idb := d.number(a, 0, a.Len()), d.number(b, 0, b.Len())
 	ra, ia := d.matchable(ida[lo:hiA], idb, a.Len(), chA[lo:hiA])
 	rb, ib := d.matchable(idb[lo:hiB], ida, b.Len(), chB[lo:hiB])
-	s := search{a: ra, b: rb, chA: make([]bool, len(ra)), chB: make([]bool, len(rb)), budget: d.Budget}
+	s := search{a: ra, b: rb, chA: make([]bool, len(ra)), chB: make([]bool, len(rb)), budget: d.Budget,
+		rounds: max(minSearchRounds, manyMatches(len(ra)+len(rb)+3))}
 	if s.budget <= 0 {
 		s.budget = DefaultBudget
 	}
@@ -127,6 +126,7 @@ type search struct {
 	chA, chB []bool
 	fwd, bwd []int // furthest x per diagonal (offset by len(b)+1): forward from the start, backward from the end
 	budget   int
+	rounds   int // rounds a split searches before it settles (see minSearchRounds)
 }
 
 // compare marks the changes between a[a0:a1] and b[b0:b1].
@@ -186,7 +186,6 @@ func (s *search) split(a0, a1, b0, b1 int) (int, int) {
 	reset(bwd, delta+1)
 	fwd[off] = s.snakeDown(a0, a1, b0, b1, 0, 0)
 	bwd[delta+off] = s.snakeUp(a0, b0, n, delta)
-	limit := max(minSearchRounds, int(math.Sqrt(float64(n+m))))
 	for D := 1; ; D++ {
 		reset(fwd, D+1)
 		reset(fwd, -D-1)
@@ -232,7 +231,7 @@ func (s *search) split(a0, a1, b0, b1 int) (int, int) {
 			}
 		}
 		s.budget -= 2*D + 2
-		if s.budget <= 0 || D >= limit {
+		if s.budget <= 0 || D >= s.rounds {
 			return s.furthest(a0, b0, n, m, delta, D)
 		}
 	}
@@ -263,18 +262,22 @@ func (s *search) snakeUp(a0, b0, x, k int) int {
 // the point is inside the box and both halves are smaller.
 func (s *search) furthest(a0, b0, n, m, delta, D int) (int, int) {
 	off := m + 1
-	bestX, bestK, best := 0, 0, -1
+	fx, fk, fwd := 0, 0, -1 // the forward search's furthest point and its distance from (a0, b0)
 	for k := parityBelow(min(D, n), D); k >= max(-D, -m); k -= 2 {
-		if x := s.fwd[k+off]; x != unreached && 2*x-k > best {
-			bestX, bestK, best = x, k, 2*x-k
+		if x := s.fwd[k+off]; x != unreached && 2*x-k > fwd {
+			fx, fk, fwd = x, k, 2*x-k
 		}
 	}
+	bx, bk, bwd := 0, 0, -1 // likewise backward, from (a1, b1)
 	for k := parityBelow(min(delta+D, n), delta+D); k >= max(delta-D, -m); k -= 2 {
-		if x := s.bwd[k+off]; x != unreached && n+m-(2*x-k) > best {
-			bestX, bestK, best = x, k, n+m-(2*x-k)
+		if x := s.bwd[k+off]; x != unreached && n+m-(2*x-k) > bwd {
+			bx, bk, bwd = x, k, n+m-(2*x-k)
 		}
 	}
-	return a0 + bestX, b0 + bestX - bestK
+	if fwd > bwd { // on a tie the backward point, as git picks it
+		return a0 + fx, b0 + fx - fk
+	}
+	return a0 + bx, b0 + bx - bk
 }
 
 // parityBelow returns k, or k-1 when k and p differ in parity: the diagonals a search reaches in a round
@@ -287,7 +290,9 @@ func parityBelow(k, p int) int {
 }
 
 // minSearchRounds is the fewest rounds a search gets before it settles for the furthest point it reached;
-// a box of n lines gets sqrt(n) when that is more. Texts whose shortest script is longer than about twice
-// that (long stretches of repeated lines, rearranged) so get a script that is near shortest, found in
-// rounds times lines per split, instead of one that waits for the budget and then changes everything.
+// texts of n lines in all (once the lines that cannot match are left out) get about sqrt(n) when that is
+// more (manyMatches(n+3)), as git bounds the cost of its default algorithm. Texts whose shortest script is
+// longer than about twice that (long stretches of repeated lines, rearranged) so get a script that is near
+// shortest, found in rounds times lines per split, instead of one that waits for the budget and then
+// changes everything.
 const minSearchRounds = 256

@@ -164,3 +164,30 @@ func TestLabeledMatchesGit(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteMatchesGitPastTheSearchBound diffs texts so different that the search settles for a point
+// short of the middle (more than 256 rounds), as git's default algorithm does.
+func TestWriteMatchesGitPastTheSearchBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	alphabet := make([]string, 40)
+	for i := range alphabet {
+		alphabet[i] = fmt.Sprintf("line %d\n", i)
+	}
+	text := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	var pairs [][2]string
+	for range 6 {
+		pairs = append(pairs, [2]string{text(800 + r.IntN(800)), text(800 + r.IntN(800))})
+	}
+	want := gitHunks(t, pairs)
+	for i, p := range pairs {
+		if got := ours(p[0], p[1], 3); got != want[i] {
+			t.Errorf("pair %d differs from git (-git +ours):\n%.3000s", i, cmp.Diff(want[i], got))
+		}
+	}
+}
