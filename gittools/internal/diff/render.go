@@ -99,7 +99,7 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 }
 
 // maxCountBytes bounds the content read to count the lines of files past the patch cap.
-const maxCountBytes = 8 << 20
+const maxCountBytes = 4 << 20
 
 func statusOf(c change) string {
 	switch {
