@@ -39,7 +39,7 @@ func gitTrueFixture(t *testing.T) *fixture {
 	f.write(".gitattributes", "*.c diff=cpp\n*.bin -diff\n*.perl diff=perl\n*.py diff=python\n", "t.perl", perlFile, "t.py", pyFile,
 		"old name.txt", long.String(), "script.sh", "echo hi\n", "crlf.txt", "a\r\nb\r\nc\r\n",
 		"noeol.txt", "x\ny", "bin.dat", "\x00\x01\x02", "attr.bin", "plain text\n", "tab\there.txt", "t\n",
-		"é.txt", "e\n", "gone.txt", "bye\n", "typechange", "file\n", "f.c", cFile, "moved.go", moved.String(),
+		"é.txt", "e\n", "sp é\tx.txt", "s\n", "gone.txt", "bye\n", "typechange", "file\n", "f.c", cFile, "moved.go", moved.String(),
 		"slide.txt", "a\n}\n\nb\n}\n\nc\n}\n")
 	if err := os.Mkdir(filepath.Join(f.dir, "sub"), 0o755); err != nil { // a submodule not checked out
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func gitTrueFixture(t *testing.T) *fixture {
 	os.Chmod(filepath.Join(f.dir, "script.sh"), 0o755)
 	blocks := strings.SplitAfter(moved.String(), "\n\n")
 	f.write("new name.txt", edited, "crlf.txt", "a\r\nB\r\nc\r\n", "noeol.txt", "x\nz", "bin.dat", "\x00\x01\x03",
-		"attr.bin", "plain text, changed\n", "tab\there.txt", "t\nu\n", "é.txt", "é\n",
+		"attr.bin", "plain text, changed\n", "tab\there.txt", "t\nu\n", "é.txt", "é\n", "sp é\tx.txt", "s\nt\n",
 		"f.c", strings.Replace(cFile, "\ty += 2;\n", "\ty += 22;\n", 1),
 		"t.perl", strings.NewReplacer("$y = 2", "$y = 22", "$c = 3", "$c = 33").Replace(perlFile),
 		"t.py", strings.NewReplacer("c = 3", "c = 33", "z = 3", "z = 33").Replace(pyFile),

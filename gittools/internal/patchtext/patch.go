@@ -149,11 +149,11 @@ func writeOne(b *bytes.Buffer, fp FilePatch, f Format) Stat {
 	return Stat{Added: st.Added, Deleted: st.Deleted}
 }
 
-// fileLabel is label for a ---/+++ line: a name with a space gets a tab after it, as git writes it (the
-// tab ends the name for patch programs).
+// fileLabel is label for a ---/+++ line: a name with a space gets a tab after it, quoted or not, as git
+// writes it (the tab ends the name for patch programs).
 func fileLabel(prefix, name string, mode filemode.FileMode) string {
 	l := label(prefix, name, mode)
-	if mode != 0 && strings.Contains(l, " ") && l[0] != '"' {
+	if mode != 0 && strings.Contains(name, " ") {
 		l += "\t"
 	}
 	return l
