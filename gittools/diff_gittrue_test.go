@@ -167,3 +167,38 @@ func TestDiffRandomEditsMatchGit(t *testing.T) {
 		t.Errorf("%d of %d diffs identical to git's, want at least 99 %%", same, total)
 	}
 }
+
+// TestDiffAbbrevLength checks the index lines' hash length in a repository of more than 2^14 packed
+// objects, where git's automatic length is 8.
+func TestDiffAbbrevLength(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 17,000 objects")
+	}
+	f := newFixture(t)
+	var in strings.Builder
+	for i := range 17000 {
+		data := fmt.Sprintf("blob %d\n", i)
+		fmt.Fprintf(&in, "blob\ndata %d\n%s\n", len(data), data)
+	}
+	cmd := f.Cmd("fast-import", "--quiet")
+	cmd.Stdin = strings.NewReader(in.String())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git fast-import: %v\n%s", err, out)
+	}
+	f.write("a.txt", "one\n")
+	f.commit("one")
+	f.write("a.txt", "two\n", "b.txt", "new\n")
+	f.commit("two")
+	r, sc := f.repos()
+	res, _, err := r.diffTool(testCtx(t), nil, sc, diff.DiffArgs{Target: "HEAD~1..HEAD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := f.git("diff", "HEAD~1", "HEAD")
+	if !strings.Contains(want, "index 00000000..") {
+		t.Fatalf("git did not abbreviate to 8 digits; the fixture is wrong:\n%s", want)
+	}
+	if d := cmp.Diff(want, resultText(res)); d != "" {
+		t.Errorf("git_diff mismatch (-git +grove):\n%s", d)
+	}
+}
