@@ -18,9 +18,10 @@ func (d *Differ) mark(a, b Text, chA, chB []bool) {
 	// Whether a line can match is decided against the whole other text, the lines in common at either
 	// end included, as git decides it: a line of the middle whose only copies on the other side are at
 	// the ends stays in the search. It changes no script's length, only which of the shortest is found.
-	ida, idb := d.number(a, 0, a.Len()), d.number(b, 0, b.Len())
-	ra, ia := d.matchable(ida[lo:hiA], idb, a.Len(), chA[lo:hiA])
-	rb, ib := d.matchable(idb[lo:hiB], ida, b.Len(), chB[lo:hiB])
+	ma, mb := d.number(a, lo, hiA), d.number(b, lo, hiB)
+	ends := d.endCopies(a, b, lo, hiA, hiB)
+	ra, ia := d.matchable(ma, mb, ends, a.Len(), chA[lo:hiA])
+	rb, ib := d.matchable(mb, ma, ends, b.Len(), chB[lo:hiB])
 	s := search{a: ra, b: rb, chA: make([]bool, len(ra)), chB: make([]bool, len(rb)), budget: d.Budget,
 		rounds: max(minSearchRounds, manyMatches(len(ra)+len(rb)+3))}
 	if s.budget <= 0 {
@@ -48,11 +49,14 @@ func (d *Differ) mark(a, b Text, chA, chB []bool) {
 // with no match keeps the script shortest; leaving out a stranded common line may lengthen it by that
 // line, which reads better (a blank line amid rewritten paragraphs is rewritten with them) and makes
 // such texts cheap.
-func (d *Differ) matchable(x, y []int32, total int, ch []bool) ([]int32, []int) {
+func (d *Differ) matchable(x, y, ends []int32, total int, ch []bool) ([]int32, []int) {
 	if need := len(d.ids); len(d.count) < need {
 		d.count = make([]int32, max(need, 2*len(d.count))) // zero: every use clears what it set
 	}
 	for _, id := range y {
+		d.count[id]++
+	}
+	for _, id := range ends {
 		d.count[id]++
 	}
 	many := int32(min(manyMatches(total), maxManyMatches))
@@ -69,6 +73,9 @@ func (d *Differ) matchable(x, y []int32, total int, ch []bool) ([]int32, []int) 
 	for _, id := range y {
 		d.count[id] = 0
 	}
+	for _, id := range ends {
+		d.count[id] = 0
+	}
 	keep, idx := make([]int32, 0, len(x)), make([]int, 0, len(x))
 	for i, id := range x {
 		if kind[i] == 0 || kind[i] == 2 && stranded(kind, i) {
@@ -78,6 +85,36 @@ func (d *Differ) matchable(x, y []int32, total int, ch []bool) ([]int32, []int) 
 		keep, idx = append(keep, id), append(idx, i)
 	}
 	return keep, idx
+}
+
+// endCopies returns the ids of the lines the two texts share at either end (lines [0, lo) and [hiA, len)
+// of a, the same as b's) that equal some line of the middles: those are the end lines that count as
+// copies of a middle line. An end line is hashed only when a middle line has its length, so that a small
+// edit to a long text costs little more than its middle.
+func (d *Differ) endCopies(a, b Text, lo, hiA, hiB int) []int32 {
+	if lo == 0 && hiA == a.Len() {
+		return nil
+	}
+	const maxLen = 1 << 12 // longer lines share one slot
+	var lens [maxLen + 1]bool
+	for _, l := range a.lines[lo:hiA] {
+		lens[min(len(l), maxLen)] = true
+	}
+	for _, l := range b.lines[lo:hiB] {
+		lens[min(len(l), maxLen)] = true
+	}
+	var out []int32
+	for _, end := range [][]string{a.lines[:lo], a.lines[hiA:]} {
+		for _, l := range end {
+			if !lens[min(len(l), maxLen)] {
+				continue
+			}
+			if id, ok := d.ids[l]; ok {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
 }
 
 // maxManyMatches caps the copies that make a line common; strandWindow bounds how far stranded looks.
