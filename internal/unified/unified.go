@@ -77,6 +77,16 @@ func Labeled(old, new, a, b string) string {
 	return buf.String()
 }
 
+// Count returns the line counts Write would return, without writing the hunks.
+func Count(old, new []byte) Stat {
+	var st Stat
+	for _, c := range linediff.Diff(SplitLines(old), SplitLines(new)) {
+		st.Deleted += c.A1 - c.A0
+		st.Added += c.B1 - c.B0
+	}
+	return st
+}
+
 func writeLines(b *bytes.Buffer, prefix byte, lines []string) {
 	for _, l := range lines {
 		b.WriteByte(prefix)

@@ -57,6 +57,7 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 		}
 		fp.Binary = drv.binary(c.path)
 		one.Reset()
+		format.CountOnly = statOnly || out.Truncated
 		st := patchtext.WriteFilePatch(&one, fp, format)
 		f.Added, f.Deleted, f.Binary, f.TooLarge = st.Added, st.Deleted, st.Binary, st.TooLarge
 		switch {

@@ -41,6 +41,8 @@ type Format struct {
 	Context int                         // unchanged lines around each change
 	Abbrev  func(plumbing.Hash) string  // abbreviates the index line's names; nil: 7 digits
 	Driver  func(path string) FuncLiner // the hunk-header rule for a path; nil: git's default rule
+	// CountOnly writes the headers but not the hunks: for a file whose lines are counted, not shown.
+	CountOnly bool
 }
 
 // FuncLiner says whether a line names the function it starts, and the text a hunk header carries for it.
@@ -141,6 +143,10 @@ func writeOne(b *bytes.Buffer, fp FilePatch, f Format) Stat {
 		return Stat{}
 	}
 	fmt.Fprintf(b, "--- %s\n+++ %s\n", fileLabel("a/", oldName, from.Mode), fileLabel("b/", newName, to.Mode))
+	if f.CountOnly {
+		st := unified.Count(fromData, toData)
+		return Stat{Added: st.Added, Deleted: st.Deleted}
+	}
 	opt := unified.Options{Context: f.Context}
 	if f.Driver != nil {
 		opt.FuncLine = f.Driver(name)
