@@ -1,10 +1,12 @@
-// Package linediff compares texts line by line for blame. It owns blame's line diff, which finds which
-// lines to delete from one text and which to insert from another to turn the first into the second: a
-// shortest edit script by the divide-and-conquer, linear-space refinement of the algorithm in E. W.
-// Myers, "An O(ND) Difference Algorithm and Its Variations" (Algorithmica 1, 1986), with a work budget past
-// which a diff stays correct but stops being shortest, and a pass that chooses where each group of changed
-// lines sits when it could slide (see [Differ.Diff]). It also owns the similarity measure of rename
-// following ([Similarity]).
+// Package linediff is grove's one line diff: git_diff's and git_show's patches, the review prompts,
+// edit_file's diffs, blame and three-way merge all use it. It finds which lines to delete from one text
+// and which to insert from another to turn the first into the second, and chooses among equally good
+// answers the one `git diff` shows: a shortest edit script by the divide-and-conquer, linear-space
+// refinement of the algorithm in E. W. Myers, "An O(ND) Difference Algorithm and Its Variations"
+// (Algorithmica 1, 1986), with git's handling of lines that cannot or should not be aligned, a bound on
+// the search past which a diff stays correct but stops being shortest (as git-diff(1)'s default algorithm
+// degrades without --minimal), and git's placement of each group of changed lines, with the indent
+// heuristic (see [Differ.Diff]). It also owns the similarity measure of rename detection ([Similarity]).
 //
 //	var d linediff.Differ
 //	for _, c := range d.Diff(d.Text(old), d.Text(new)) {
@@ -78,12 +80,12 @@ func Diff(a, b []string) []Change {
 
 // Diff returns the changes that turn a into b, in order; both must come from d.Text.
 //
-// The script is shortest (fewest lines deleted plus inserted) unless the budget runs out. Where several
-// shortest scripts exist, the choice is made readable, as a person would when writing the diff: each group
-// of changed lines is slid as far as equal lines let it, next to a change on the other side when one is in
-// reach (one replacement instead of a deletion and an insertion), otherwise to where its edges fall on
-// seams of the text: blank lines first, then places that keep an indented block with the line that
-// opens it (see cutCost in slide.go).
+// The script is shortest (fewest lines deleted plus inserted) unless the search bound or the budget is
+// reached, or a common line stranded among unmatched ones is left out as git leaves it out (see
+// matchable). Where several shortest scripts exist, the one found is the one git's search finds, and each
+// group of changed lines is then placed as git places it: next to a change on the other side when one is
+// in reach (one replacement instead of a deletion and an insertion), otherwise where the indent heuristic
+// scores its edges best (see compact.go).
 func (d *Differ) Diff(a, b Text) []Change {
 	chA, chB := make([]bool, a.Len()), make([]bool, b.Len())
 	d.mark(a, b, chA, chB)

@@ -44,26 +44,26 @@ func pairRenames(rp *repo.Repo, ctx context.Context, cs []change) ([]change, err
 		return cs, nil
 	}
 	profiles := map[int]*linediff.Profile{}
-	profile := func(i int, e entry) (*linediff.Profile, error) {
+	profile := func(i int, e entry) *linediff.Profile {
 		if p, ok := profiles[i]; ok {
-			return p, nil
+			return p
 		}
 		data, size, err := rp.ReadBlobCapped(e.hash, rp.MaxRead)
 		if err != nil || int64(len(data)) != size {
-			profiles[i] = nil
-			return nil, nil // unreadable or too large: not a candidate
+			profiles[i] = nil // unreadable or too large: not a candidate
+			return nil
 		}
 		p := linediff.NewProfile(data)
 		profiles[i] = &p
-		return &p, nil
+		return &p
 	}
 	var found []candidate
 	for _, d := range dsts {
 		if err := ctx.Err(); err != nil {
 			return cs, err
 		}
-		dp, err := profile(d, cs[d].to)
-		if err != nil || dp == nil {
+		dp := profile(d, cs[d].to)
+		if dp == nil {
 			continue
 		}
 		for _, s := range srcs {
@@ -73,8 +73,8 @@ func pairRenames(rp *repo.Repo, ctx context.Context, cs []change) ([]change, err
 			if size := sizeOf(rp, cs[s].from); !mayReach(size, int64(dp.Size())) {
 				continue
 			}
-			sp, err := profile(s, cs[s].from)
-			if err != nil || sp == nil {
+			sp := profile(s, cs[s].from)
+			if sp == nil {
 				continue
 			}
 			if score := similarity(*sp, *dp); score >= minSimilarity {
