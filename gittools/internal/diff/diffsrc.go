@@ -170,7 +170,7 @@ func load(rp *repo.Repo, ctx context.Context, c change) (patchtext.FilePatch, er
 // loadSide reads one side's content, unless it is over rp.maxRead (Options.MaxReadBytes): then only its
 // size is known and the patch describes it (see writeFilePatch).
 func loadSide(rp *repo.Repo, ctx context.Context, p string, e entry) (patchtext.Side, error) {
-	s := patchtext.Side{Path: p, Hash: e.hash, Mode: e.mode, Limit: rp.MaxRead}
+	s := patchtext.Side{Path: p, Hash: e.hash, Mode: e.mode, Limit: rp.MaxRead, Dirty: e.dirty}
 	switch {
 	case e.wt:
 		return loadWorktree(rp, ctx, p)

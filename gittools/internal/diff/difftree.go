@@ -13,9 +13,10 @@ import (
 
 // entry is one side of a change before its content is loaded; mode 0 = absent, wt = content in the worktree.
 type entry struct {
-	hash plumbing.Hash
-	mode filemode.FileMode
-	wt   bool
+	hash  plumbing.Hash
+	mode  filemode.FileMode
+	wt    bool
+	dirty bool // a gitlink's worktree side: the submodule has changes of its own
 }
 
 // change is one changed path.

@@ -27,6 +27,7 @@ type Side struct {
 	Size  int64 // the content's size
 	Big   bool  // larger than limit: not loaded
 	Limit int64 // the read limit it was loaded under
+	Dirty bool  // a gitlink's worktree side: the submodule has changes of its own ("-dirty")
 }
 
 // FilePatch is one file's change, contents loaded.
@@ -118,18 +119,20 @@ func writeOne(b *bytes.Buffer, fp FilePatch, f Format) Stat {
 		}
 		fmt.Fprintf(b, "similarity index %d%%\nrename from %s\nrename to %s\n", score, QuotePath(oldName), QuotePath(newName))
 	}
-	if from.Hash == to.Hash && from.Mode != 0 && to.Mode != 0 {
+	if from.Hash == to.Hash && from.Mode != 0 && to.Mode != 0 && from.Dirty == to.Dirty {
 		return Stat{}
 	}
 	abbrev := f.Abbrev
 	if abbrev == nil {
 		abbrev = func(h plumbing.Hash) string { return h.String()[:7] }
 	}
-	b.WriteString("index " + abbrev(side(from)) + ".." + abbrev(side(to)))
-	if from.Mode == to.Mode {
-		fmt.Fprintf(b, " %06o", uint32(to.Mode))
+	if from.Hash != to.Hash || from.Mode != to.Mode { // same commit, submodule dirty: git writes no index line
+		b.WriteString("index " + abbrev(side(from)) + ".." + abbrev(side(to)))
+		if from.Mode == to.Mode {
+			fmt.Fprintf(b, " %06o", uint32(to.Mode))
+		}
+		b.WriteByte('\n')
 	}
-	b.WriteByte('\n')
 	if from.Big || to.Big {
 		fmt.Fprintf(b, "Files %s and %s differ: %s\n", label("a/", oldName, from.Mode), label("b/", newName, to.Mode), bigNote(from, to))
 		return Stat{TooLarge: true}
@@ -176,6 +179,9 @@ func side(s Side) plumbing.Hash {
 // content is what a patch shows of s: a gitlink shows the commit it records, as git writes it.
 func content(s Side) []byte {
 	if s.Mode == filemode.Submodule {
+		if s.Dirty {
+			return []byte("Subproject commit " + s.Hash.String() + "-dirty\n")
+		}
 		return []byte("Subproject commit " + s.Hash.String() + "\n")
 	}
 	return s.Data
