@@ -102,7 +102,7 @@ func (rp *Repo) OpenStorage() error {
 	dot = boundedFS{Filesystem: dot, refused: func(err error) { rp.Noted(err) }}
 	objects := cache.NewObjectLRUDefault()
 	st := filesystem.NewStorageWithOptions(dot, objects, filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: largeObject})
-	store, err := newObjectStore(st, objects, rp.CommonDir)
+	store, err := newObjectStore(st, objects, rp.GitDir, rp.CommonDir)
 	if err != nil {
 		st.Close()
 		return err
@@ -179,7 +179,7 @@ func startsDotDot(rel string) bool {
 
 // stamp is the stat data of what git rewrites when the repository state changes.
 type stamp struct {
-	index, head, packedRefs, refs, packs fileStamp
+	index, head, packedRefs, refs, packs, config, worktreeConfig fileStamp
 }
 
 type fileStamp struct {
@@ -195,6 +195,9 @@ func (rp *Repo) readStamp() stamp {
 		packedRefs: statStamp(filepath.Join(rp.CommonDir, "packed-refs")),
 		refs:       statStamp(filepath.Join(rp.CommonDir, "refs", "heads")),
 		packs:      statStamp(filepath.Join(rp.CommonDir, "objects", "pack")),
+		config:     statStamp(filepath.Join(rp.CommonDir, "config")),
+		// config.worktree is read only with extensions.worktreeConfig, which is in config
+		worktreeConfig: statStamp(filepath.Join(rp.GitDir, "config.worktree")),
 	}
 }
 
