@@ -54,16 +54,17 @@ var errInflated = errors.New("object content does not match the size in its head
 type objectStore struct {
 	*filesystem.Storage
 	cache     cache.Object
-	loose     []*os.Root       // the objects directory, then its alternates, recursively
-	packs     *packread.Reader // the objects directory's packs (see packed.go)
-	commonDir string           // holds config
-	gitDir    string           // holds config.worktree (extensions.worktreeConfig)
+	loose     []*os.Root             // the objects directory, then its alternates, recursively
+	packs     *packread.Reader       // the objects directory's packs (see packed.go)
+	commonDir string                 // holds config
+	shallow   map[plumbing.Hash]bool // the boundary commits of a shallow clone (see shallow.go)
+	gitDir    string                 // holds config.worktree (extensions.worktreeConfig)
 }
 
 // newObjectStore opens the storage of a git dir whose objects and config live in commonDir.
 func newObjectStore(st *filesystem.Storage, c cache.Object, gitDir, commonDir string) (*objectStore, error) {
 	objects := filepath.Join(commonDir, "objects")
-	s := &objectStore{Storage: st, cache: c, commonDir: commonDir, gitDir: gitDir, packs: packread.Open(filepath.Join(objects, "pack"))}
+	s := &objectStore{Storage: st, cache: c, commonDir: commonDir, gitDir: gitDir, shallow: readShallow(commonDir), packs: packread.Open(filepath.Join(objects, "pack"))}
 	if err := s.addLoose(objects, 0); err != nil {
 		s.Close()
 		return nil, err
@@ -133,6 +134,9 @@ func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 	}
 	if o.Type() != plumbing.BlobObject && o.Size() > maxObjectBytes {
 		return nil, refusedObject(o.Type(), h, o.Size())
+	}
+	if s.shallow[h] && o.Type() == plumbing.CommitObject {
+		return withoutParents(o)
 	}
 	return o, nil
 }

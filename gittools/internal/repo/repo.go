@@ -143,7 +143,7 @@ func (rp *Repo) Refresh() error {
 	if now == rp.stamp {
 		return nil
 	}
-	if now.packs != rp.stamp.packs && rp.stamp != (stamp{}) {
+	if (now.packs != rp.stamp.packs || now.shallow != rp.stamp.shallow) && rp.stamp != (stamp{}) {
 		if err := rp.OpenStorage(); err != nil {
 			return err
 		}
@@ -155,7 +155,7 @@ func (rp *Repo) Refresh() error {
 
 // Changed drops every derived cache; write tools call it after writing the index, HEAD or refs.
 func (rp *Repo) Changed() {
-	rp.stamp = stamp{packs: rp.stamp.packs}
+	rp.stamp = stamp{packs: rp.stamp.packs, shallow: rp.stamp.shallow}
 	rp.dropDerived()
 }
 
@@ -179,7 +179,7 @@ func startsDotDot(rel string) bool {
 
 // stamp is the stat data of what git rewrites when the repository state changes.
 type stamp struct {
-	index, head, packedRefs, refs, packs, config, worktreeConfig fileStamp
+	index, head, packedRefs, refs, packs, shallow, config, worktreeConfig fileStamp
 }
 
 type fileStamp struct {
@@ -195,6 +195,7 @@ func (rp *Repo) readStamp() stamp {
 		packedRefs: statStamp(filepath.Join(rp.CommonDir, "packed-refs")),
 		refs:       statStamp(filepath.Join(rp.CommonDir, "refs", "heads")),
 		packs:      statStamp(filepath.Join(rp.CommonDir, "objects", "pack")),
+		shallow:    statStamp(filepath.Join(rp.CommonDir, "shallow")),
 		config:     statStamp(filepath.Join(rp.CommonDir, "config")),
 		// config.worktree is read only with extensions.worktreeConfig, which is in config
 		worktreeConfig: statStamp(filepath.Join(rp.GitDir, "config.worktree")),
