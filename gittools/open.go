@@ -46,7 +46,7 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 	if err := rp.Mu.LockContext(ctx); err != nil {
 		return nil, nil, err
 	}
-	rp.Loc = d.Loc
+	rp.Loc, rp.Scope = d.Loc, sc
 	if rp.Git == nil { // closed since cached returned it
 		rp.Mu.Unlock()
 		return nil, nil, repo.ErrNoRepo(repoPath)
@@ -136,6 +136,9 @@ func (r *Repos) discover(sc *roots.Scope, repoPath string) (repo.Found, error) {
 			return f, nil
 		}
 		if dir == top || dir == filepath.Dir(dir) {
+			if repo.IsBare(sc, start) {
+				return repo.Found{}, repo.ErrBare(repoPath)
+			}
 			return repo.Found{}, repo.ErrNoRepo(repoPath)
 		}
 	}

@@ -104,7 +104,7 @@ type OutsideRootsError struct {
 
 func (e *OutsideRootsError) Error() string {
 	what := fmt.Sprintf("its .git file names the git directory %q, which is outside every root", e.Named)
-	add := "that directory"
+	add := "the directory holding it (for a linked worktree, the main repository)"
 	if e.Named == "" {
 		what = "its git directory belongs to a repository (the commondir of a linked worktree) outside every root"
 		add = "the main repository"

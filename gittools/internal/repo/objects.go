@@ -58,13 +58,15 @@ type objectStore struct {
 	packs     *packread.Reader       // the objects directory's packs (see packed.go)
 	commonDir string                 // holds config
 	shallow   map[plumbing.Hash]bool // the boundary commits of a shallow clone (see shallow.go)
+	partial   bool                   // a partial clone (extensions.partialClone): objects may be missing
 	gitDir    string                 // holds config.worktree (extensions.worktreeConfig)
 }
 
 // newObjectStore opens the storage of a git dir whose objects and config live in commonDir.
 func newObjectStore(st *filesystem.Storage, c cache.Object, gitDir, commonDir string) (*objectStore, error) {
 	objects := filepath.Join(commonDir, "objects")
-	s := &objectStore{Storage: st, cache: c, commonDir: commonDir, gitDir: gitDir, shallow: readShallow(commonDir), packs: packread.Open(filepath.Join(objects, "pack"))}
+	s := &objectStore{Storage: st, cache: c, commonDir: commonDir, gitDir: gitDir, shallow: readShallow(commonDir),
+		partial: isPartialClone(commonDir), packs: packread.Open(filepath.Join(objects, "pack"))}
 	if err := s.addLoose(objects, 0); err != nil {
 		s.Close()
 		return nil, err
@@ -126,6 +128,9 @@ func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 			}
 		}
 		if err != nil {
+			if s.partial && errors.Is(err, plumbing.ErrObjectNotFound) {
+				return nil, &MissingObjectError{Hash: h}
+			}
 			return nil, err
 		}
 	}

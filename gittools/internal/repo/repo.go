@@ -77,6 +77,7 @@ type Repo struct {
 	GitDir    string // absolute real path of the git dir
 	CommonDir string // gitDir, or the commondir of a linked worktree
 	Loc       roots.Loc
+	Scope     *roots.Scope // the roots of the request that opened it last: submodules are found inside them
 
 	stamp    stamp   // stat data of index/HEAD/refs when the derived caches were filled
 	derived  derived // caches rebuilt when stamp changes (the parsed index)

@@ -9,11 +9,29 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
+
+// isPartialClone reports whether commonDir's config marks a partial clone (extensions.partialClone).
+func isPartialClone(commonDir string) bool {
+	data, err := readConfigFile(commonDir, "config")
+	return err == nil && bytes.Contains(bytes.ToLower(data), []byte("partialclone"))
+}
+
+// MissingObjectError is an object a partial clone left out (git clone --filter). git fetches such objects
+// from the promisor remote when it needs them; grove never touches the network.
+type MissingObjectError struct{ Hash plumbing.Hash }
+
+func (e *MissingObjectError) Error() string {
+	return fmt.Sprintf("object %s is missing: this is a partial clone (git clone --filter), which fetches objects "+
+		"when git needs them, and grove never fetches: run the same command with git once (it fetches what it lacks), or clone without --filter", e.Hash.String()[:ShortLen])
+}
+
+func (e *MissingObjectError) Is(target error) bool { return target == plumbing.ErrObjectNotFound }
 
 // readShallow reads the shallow file of commonDir; nil when there is none (or it is unreadable: then the
 // missing parents read as missing objects, the error there was before).
