@@ -3,6 +3,7 @@ package gittools
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 	"github.com/grove-mcp/grove/gittools/internal/scan"
@@ -34,6 +35,81 @@ func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.
 		return nil, status.StatusOut{}, err
 	}
 	return textResult(status.Format(out)), out, nil
+}
+
+// prescan computes rp's status in the background when the server opens the repository at start-up (see
+// warmDir), so that the first git_status finds the worktree state kept and re-examines only what changed
+// since (through the change feed), instead of paying the full scan: index parse, ignore rules, a readdir of
+// every directory and an lstat of every tracked file. Without a feed there is no state to keep and it does
+// nothing. A scan made while the watcher still walks the roots cannot be vouched for (scan.Warm.Valid): it is
+// tried again once the walk is likely over, unless a request has asked for the repository meanwhile.
+func (r *Repos) prescan(rp *repo.Repo) {
+	w := r.warm.of(rp)
+	if w == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r.wg.Go(func() { // Close ends the scan: it waits for this goroutine, which runs inside a background one
+		select {
+		case <-r.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	})
+	for attempt := range prescanAttempts {
+		if attempt > 0 {
+			select {
+			case <-r.stop:
+				return
+			case <-time.After(prescanRetry):
+			}
+			if rp.Mu.SinceAsked() < prescanRetry {
+				return // a request came: it scans for itself
+			}
+		}
+		if valid, err := r.prescanOnce(ctx, rp, w); err != nil || valid {
+			if err != nil {
+				r.log.Debug("status pre-scan failed", "worktree", rp.Worktree, "err", err)
+			}
+			return
+		}
+	}
+}
+
+const (
+	prescanAttempts = 3
+	// prescanRetry is the pause before a pre-scan is tried again: about what the watcher takes to walk a
+	// 50,000-file tree.
+	prescanRetry = 250 * time.Millisecond
+)
+
+// prescanOnce scans rp's worktree into w under rp's lock and reports whether w can vouch for the result.
+func (r *Repos) prescanOnce(ctx context.Context, rp *repo.Repo, w *scan.Warm) (bool, error) {
+	rp.Mu.Lock()
+	defer rp.Mu.Unlock()
+	select {
+	case <-r.stop:
+		return true, nil
+	default:
+	}
+	if rp.Git == nil {
+		return true, nil
+	}
+	if err := rp.Refresh(); err != nil {
+		return false, err
+	}
+	idx, err := rp.Index()
+	if err != nil {
+		return false, err
+	}
+	if _, err := w.Staged(rp, ctx, idx); err != nil {
+		return false, err
+	}
+	if _, err := w.Worktree(rp, ctx, idx, nil); err != nil {
+		return false, err
+	}
+	return w.Valid(), nil
 }
 
 // A ChangeFeed tells git_status what changed in a worktree since it last looked, so that a warm status

@@ -156,17 +156,27 @@ func checkedIndex(data []byte, name string, shared func(name string) ([]byte, er
 	return idx, idx.check(".git/" + name)
 }
 
-// check validates every name and fills ByName and Conflicts.
+// check validates every name and fills ByName and Conflicts. A directory part equal to the previous entry's,
+// already validated, is not validated again: most entries share theirs with their neighbour.
 func (idx *Index) check(file string) error {
 	idx.ByName = make(map[string]int, len(idx.Entries))
+	validDir := ""
 	for i, e := range idx.Entries {
 		name := e.Name
 		if e.SkipWorktree && e.Mode == filemode.Dir {
 			name = strings.TrimSuffix(name, "/")
 			idx.Sparse = true
 		}
-		if !ValidPath(name) {
+		dir, base, ok := cutLastSlash(name)
+		switch {
+		case ok && dir == validDir && validDir != "":
+			if len(name) > MaxRepoPath || !ValidPathComponent(base) {
+				return BadEntry(file, e.Name)
+			}
+		case !ValidPath(name):
 			return BadEntry(file, e.Name)
+		case ok:
+			validDir = dir
 		}
 		if _, dup := idx.ByName[e.Name]; !dup {
 			idx.ByName[e.Name] = i
@@ -176,6 +186,15 @@ func (idx *Index) check(file string) error {
 		}
 	}
 	return nil
+}
+
+// cutLastSlash splits name at its last slash.
+func cutLastSlash(name string) (dir, base string, ok bool) {
+	i := strings.LastIndexByte(name, '/')
+	if i < 0 {
+		return "", name, false
+	}
+	return name[:i], name[i+1:], true
 }
 
 // ReplaceEntries makes entries (sorted by name, then stage, and valid) the index's entries.
@@ -380,7 +399,15 @@ func (idx *Index) Dirs() map[string]bool {
 		return idx.dirSet
 	}
 	idx.dirSet = map[string]bool{}
+	prev := ""
 	for _, e := range idx.Entries {
+		// Entries are sorted, so those of one directory mostly follow each other: skip the lookups for a
+		// directory just seen (GIT-PERFORMANCE: 50,000 lookups cost 20 ms of a first status).
+		if dir, _, ok := cutLastSlash(e.Name); ok && dir == prev {
+			continue
+		} else if ok {
+			prev = dir
+		}
 		for d := range ParentDirs(e.Name) {
 			if idx.dirSet[d] {
 				break
