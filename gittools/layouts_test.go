@@ -23,7 +23,7 @@ type layout struct {
 	RepoPath string // what the tools get as repo_path ("" = the only root)
 	Dir      string // where git runs
 	Blame    string // a committed file to blame
-	NoDiff   bool   // git_diff's patch is not compared (submodule lines belong to the patch writer)
+	NoDiff   string // why git_diff's patch is not compared yet ("" = it is)
 }
 
 // layoutBase makes a repository with three commits over docs/ and src/, where a.txt has history to blame.
@@ -50,6 +50,11 @@ func TestLayoutsMatchGit(t *testing.T) {
 		{"sparse checkout cone", func(t *testing.T, f *fixture) layout {
 			f.git("sparse-checkout", "set", "docs")
 			f.write("docs/guide.md", "# edited\n")
+			return f.only()
+		}},
+		{"sparse checkout, non-cone patterns", func(t *testing.T, f *fixture) layout {
+			f.git("sparse-checkout", "set", "--no-cone", "/*.txt", "*.go")
+			f.write("src/main.go", "package main // edited\n", "docs/stray.md", "u\n")
 			return f.only()
 		}},
 		{"sparse index", func(t *testing.T, f *fixture) layout {
@@ -102,6 +107,19 @@ func TestLayoutsMatchGit(t *testing.T) {
 			os.Chmod(filepath.Join(f.dir, "src/main.go"), 0o755)
 			return f.only()
 		}},
+		{"symlinks checked out as files", func(t *testing.T, f *fixture) layout {
+			os.Symlink("a.txt", filepath.Join(f.dir, "link"))
+			os.Symlink("docs", filepath.Join(f.dir, "dirlink"))
+			f.commit("symlinks")
+			f.git("config", "core.symlinks", "false")
+			for _, l := range []struct{ name, text string }{{"link", "a.txt"}, {"dirlink", "elsewhere"}} {
+				os.Remove(filepath.Join(f.dir, l.name))
+				os.WriteFile(filepath.Join(f.dir, l.name), []byte(l.text), 0o644)
+			}
+			l := f.only()
+			l.NoDiff = "the patch writer takes a plain file's mode, not the symlink's (core.symlinks=false)"
+			return l
+		}},
 		{"shallow clone", func(t *testing.T, f *fixture) layout {
 			clone := filepath.Join(filepath.Dir(f.dir), "shallow")
 			f.git("clone", "-q", "--depth", "2", "file://"+f.dir, clone)
@@ -148,7 +166,7 @@ func TestLayoutsMatchGit(t *testing.T) {
 			}
 			os.RemoveAll(filepath.Join(f.dir, "removed"))
 			l := f.only()
-			l.NoDiff = true
+			l.NoDiff = "Subproject commit lines: the patch writer's (scan.Submodule gives them)"
 			return l
 		}},
 	} {
@@ -213,8 +231,8 @@ func checkLayout(t *testing.T, f *fixture, l layout) {
 		}
 	})
 	t.Run("diff", func(t *testing.T) {
-		if l.NoDiff {
-			t.Skip("the patch of a submodule is the patch writer's")
+		if l.NoDiff != "" {
+			t.Skip(l.NoDiff)
 		}
 		for _, staged := range []bool{false, true} {
 			res, _, err := r.diffTool(ctx, nil, l.Scope, diff.DiffArgs{RepoPath: l.RepoPath, Staged: staged})
