@@ -41,10 +41,10 @@ func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.
 // warmDir), so that the first git_status finds the worktree state kept and re-examines only what changed
 // since (through the change feed), instead of paying the full scan: index parse, ignore rules, a readdir of
 // every directory and an lstat of every tracked file. Without a feed there is no state to keep and it does
-// nothing. A scan made while the watcher still walks the roots cannot be vouched for (scan.Warm.Valid): it is
-// tried again once the walk is likely over, unless a request has asked for the repository meanwhile.
+// nothing. A scan made while the watcher still walks the roots cannot be vouched for (scan.Warm.Valid), so it
+// waits for the walk first, and gives up as soon as a request asks for the repository: that request scans.
 func (r *Repos) prescan(rp *repo.Repo) {
-	w := r.warm.of(rp)
+	w, feed := r.warm.withFeed(rp)
 	if w == nil {
 		return
 	}
@@ -57,31 +57,35 @@ func (r *Repos) prescan(rp *repo.Repo) {
 		case <-ctx.Done():
 		}
 	})
-	for attempt := range prescanAttempts {
-		if attempt > 0 {
+	began := time.Now()
+	asked := func() bool { return rp.Mu.SinceAsked() < time.Since(began) }
+	for attempt := 0; attempt < prescanAttempts && !asked(); attempt++ {
+		for !feed.Cover([]string{rp.Worktree}) { // false while the watcher walks the roots
+			if asked() || time.Since(began) > prescanWait {
+				return
+			}
 			select {
 			case <-r.stop:
 				return
-			case <-time.After(prescanRetry):
-			}
-			if rp.Mu.SinceAsked() < prescanRetry {
-				return // a request came: it scans for itself
+			case <-time.After(prescanPoll):
 			}
 		}
-		if valid, err := r.prescanOnce(ctx, rp, w); err != nil || valid {
-			if err != nil {
-				r.log.Debug("status pre-scan failed", "worktree", rp.Worktree, "err", err)
-			}
+		valid, err := r.prescanOnce(ctx, rp, w)
+		if err != nil {
+			r.log.Debug("status pre-scan failed", "worktree", rp.Worktree, "err", err)
+		}
+		if valid || err != nil {
 			return
 		}
 	}
 }
 
 const (
-	prescanAttempts = 3
-	// prescanRetry is the pause before a pre-scan is tried again: about what the watcher takes to walk a
-	// 50,000-file tree.
-	prescanRetry = 250 * time.Millisecond
+	prescanAttempts = 2
+	// prescanWait bounds how long a pre-scan waits for the watcher to walk the roots.
+	prescanWait = 10 * time.Second
+	// prescanPoll is how often it looks: a 50,000-file tree takes the watcher some 100 ms.
+	prescanPoll = 20 * time.Millisecond
 )
 
 // prescanOnce scans rp's worktree into w under rp's lock and reports whether w can vouch for the result.
@@ -182,6 +186,21 @@ func (ws *warmStates) of(rp *repo.Repo) *scan.Warm {
 	st := &warmState{feed: f, warm: scan.NewWarm(f)}
 	ws.states[rp] = st
 	return st.warm
+}
+
+// withFeed is of with the feed it keeps rp's state from.
+func (ws *warmStates) withFeed(rp *repo.Repo) (*scan.Warm, WorktreeChanges) {
+	w := ws.of(rp)
+	if w == nil {
+		return nil, nil
+	}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	st, ok := ws.states[rp]
+	if !ok || st.warm != w {
+		return nil, nil
+	}
+	return w, st.feed
 }
 
 // close ends every feed; warm status stays off after it.
