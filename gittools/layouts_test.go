@@ -1,6 +1,7 @@
 package gittools
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -71,6 +72,32 @@ func TestLayoutsMatchGit(t *testing.T) {
 			f.write("a.txt", "edited\n", "docs/new.md", "n\n")
 			f.git("add", "docs/new.md")
 			f.git("rm", "-q", "--cached", "src/lib/x.go")
+			f.indexHas("link")
+			return f.only()
+		}},
+		{"split index, long runs in its bitmaps", func(t *testing.T, f *fixture) layout {
+			var files []string
+			for i := range 300 {
+				files = append(files, fmt.Sprintf("many/f%03d.txt", i), fmt.Sprintf("%d\n", i))
+			}
+			f.write(files...)
+			f.commit("many files")
+			f.git("config", "core.splitIndex", "true")
+			f.git("config", "splitIndex.maxPercentChange", "100") // keep the shared index: the bitmaps grow runs
+			f.git("update-index", "--split-index")
+			f.git("rm", "-q", "--cached", "-r", "many")
+			f.git("add", "many/f007.txt", "many/f250.txt")
+			f.write("many/f260.txt", "changed\n")
+			f.git("add", "many/f260.txt")
+			f.indexHas("link")
+			return f.only()
+		}},
+		{"split index, version 4, replaced entries", func(t *testing.T, f *fixture) layout {
+			f.git("update-index", "--index-version", "4")
+			f.git("config", "core.splitIndex", "true")
+			f.git("update-index", "--split-index")
+			f.write("src/main.go", "package main // staged\n", "a.txt", "unstaged\n")
+			f.git("add", "src/main.go")
 			f.indexHas("link")
 			return f.only()
 		}},
