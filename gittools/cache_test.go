@@ -95,6 +95,10 @@ func TestRememberedDiscoveryStillRefusesRepositoriesMovedOutside(t *testing.T) {
 			}
 			tt.setup(f, outside)
 			_, _, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{RepoPath: repoPath})
+			if oe := (*repo.OutsideRootsError)(nil); errors.As(err, &oe) {
+				checkOutsideRootsError(t, f, err, outside)
+				return
+			}
 			if !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("log after the change: err = %v, want not found", err)
 			}

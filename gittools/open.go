@@ -46,7 +46,7 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 	if err := rp.Mu.LockContext(ctx); err != nil {
 		return nil, nil, err
 	}
-	rp.Loc = d.Loc
+	rp.Loc, rp.Scope = d.Loc, sc
 	if rp.Git == nil { // closed since cached returned it
 		rp.Mu.Unlock()
 		return nil, nil, repo.ErrNoRepo(repoPath)
@@ -114,7 +114,7 @@ func (r *Repos) Invalidate(worktree string) {
 }
 
 // discover finds the repository containing repoPath, walking up but never above the root that holds it, and
-// refuses it unless the git dir, commondir, alternates and core.worktree all lie inside that root (see CheckRepo).
+// refuses it unless the git dir, commondir, alternates and core.worktree all lie inside the roots (see CheckRepo).
 func (r *Repos) discover(sc *roots.Scope, repoPath string) (repo.Found, error) {
 	if repoPath == "" && len(sc.Roots()) > 1 {
 		_, err := scope.DefaultRoot(sc, "repo_path")
@@ -126,13 +126,19 @@ func (r *Repos) discover(sc *roots.Scope, repoPath string) (repo.Found, error) {
 	}
 	for dir := start; ; dir = filepath.Dir(dir) {
 		if fi, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			f, ok := repo.CheckRepo(sc, dir, fi, r.log)
+			f, ok, err := repo.CheckRepo(sc, dir, fi, r.log)
+			if oe := (*repo.OutsideRootsError)(nil); errors.As(err, &oe) {
+				return repo.Found{}, err // the .git file inside the root says as much
+			}
 			if !ok {
 				return repo.Found{}, repo.ErrNoRepo(repoPath)
 			}
 			return f, nil
 		}
 		if dir == top || dir == filepath.Dir(dir) {
+			if repo.IsBare(sc, start) {
+				return repo.Found{}, repo.ErrBare(repoPath)
+			}
 			return repo.Found{}, repo.ErrNoRepo(repoPath)
 		}
 	}

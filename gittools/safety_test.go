@@ -18,6 +18,7 @@ import (
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
+	"github.com/grove-mcp/grove/gittools/internal/repo"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 )
@@ -92,6 +93,10 @@ func TestRefusesRepositoriesOutsideTheRoots(t *testing.T) {
 			if err == nil {
 				t.Fatal("status succeeded, want refusal")
 			}
+			if oe := (*repo.OutsideRootsError)(nil); errors.As(err, &oe) {
+				checkOutsideRootsError(t, f, err, outside)
+				return
+			}
 			if !errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), outside) && !strings.Contains(repoPath, outside) {
 				t.Errorf("err = %v, want a not-found error naming only the input", err)
 			}
@@ -100,6 +105,20 @@ func TestRefusesRepositoriesOutsideTheRoots(t *testing.T) {
 				t.Errorf("refusal reads %q, a missing path %q: they must not differ", got, want)
 			}
 		})
+	}
+}
+
+// checkOutsideRootsError: a .git file or commondir naming a directory outside every root is refused with what
+// to do (add a root), and with no more than the .git file says: the commondir's target is not named.
+func checkOutsideRootsError(t *testing.T, f *fixture, err error, outside string) {
+	t.Helper()
+	msg := err.Error()
+	if !strings.Contains(msg, "outside every root") || !strings.Contains(msg, "--root") || strings.Contains(msg, "no such file") {
+		t.Errorf("err = %v, want it to say the git dir is outside every root and how to add one", err)
+	}
+	gitFile, _ := os.ReadFile(filepath.Join(f.dir, ".git"))
+	if strings.Contains(msg, outside) && !strings.Contains(string(gitFile), outside) {
+		t.Errorf("err = %v names %s, which the .git file does not", err, outside)
 	}
 }
 

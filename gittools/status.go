@@ -3,6 +3,7 @@ package gittools
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 	"github.com/grove-mcp/grove/gittools/internal/scan"
@@ -34,6 +35,85 @@ func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.
 		return nil, status.StatusOut{}, err
 	}
 	return textResult(status.Format(out)), out, nil
+}
+
+// prescan computes rp's status in the background when the server opens the repository at start-up (see
+// warmDir), so that the first git_status finds the worktree state kept and re-examines only what changed
+// since (through the change feed), instead of paying the full scan: index parse, ignore rules, a readdir of
+// every directory and an lstat of every tracked file. Without a feed there is no state to keep and it does
+// nothing. A scan made while the watcher still walks the roots cannot be vouched for (scan.Warm.Valid), so it
+// waits for the walk first, and gives up as soon as a request asks for the repository: that request scans.
+func (r *Repos) prescan(rp *repo.Repo) {
+	w, feed := r.warm.withFeed(rp)
+	if w == nil {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r.wg.Go(func() { // Close ends the scan: it waits for this goroutine, which runs inside a background one
+		select {
+		case <-r.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	})
+	began := time.Now()
+	asked := func() bool { return rp.Mu.SinceAsked() < time.Since(began) }
+	for attempt := 0; attempt < prescanAttempts && !asked(); attempt++ {
+		for !feed.Cover([]string{rp.Worktree}) { // false while the watcher walks the roots
+			if asked() || time.Since(began) > prescanWait {
+				return
+			}
+			select {
+			case <-r.stop:
+				return
+			case <-time.After(prescanPoll):
+			}
+		}
+		valid, err := r.prescanOnce(ctx, rp, w)
+		if err != nil {
+			r.log.Debug("status pre-scan failed", "worktree", rp.Worktree, "err", err)
+		}
+		if valid || err != nil {
+			return
+		}
+	}
+}
+
+const (
+	prescanAttempts = 2
+	// prescanWait bounds how long a pre-scan waits for the watcher to walk the roots.
+	prescanWait = 10 * time.Second
+	// prescanPoll is how often it looks: a 50,000-file tree takes the watcher some 100 ms.
+	prescanPoll = 20 * time.Millisecond
+)
+
+// prescanOnce scans rp's worktree into w under rp's lock and reports whether w can vouch for the result.
+func (r *Repos) prescanOnce(ctx context.Context, rp *repo.Repo, w *scan.Warm) (bool, error) {
+	rp.Mu.Lock()
+	defer rp.Mu.Unlock()
+	select {
+	case <-r.stop:
+		return true, nil
+	default:
+	}
+	if rp.Git == nil {
+		return true, nil
+	}
+	if err := rp.Refresh(); err != nil {
+		return false, err
+	}
+	idx, err := rp.Index()
+	if err != nil {
+		return false, err
+	}
+	if _, err := w.Staged(rp, ctx, idx); err != nil {
+		return false, err
+	}
+	if _, err := w.Worktree(rp, ctx, idx, nil); err != nil {
+		return false, err
+	}
+	return w.Valid(), nil
 }
 
 // A ChangeFeed tells git_status what changed in a worktree since it last looked, so that a warm status
@@ -106,6 +186,21 @@ func (ws *warmStates) of(rp *repo.Repo) *scan.Warm {
 	st := &warmState{feed: f, warm: scan.NewWarm(f)}
 	ws.states[rp] = st
 	return st.warm
+}
+
+// withFeed is of with the feed it keeps rp's state from.
+func (ws *warmStates) withFeed(rp *repo.Repo) (*scan.Warm, WorktreeChanges) {
+	w := ws.of(rp)
+	if w == nil {
+		return nil, nil
+	}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	st, ok := ws.states[rp]
+	if !ok || st.warm != w {
+		return nil, nil
+	}
+	return w, st.feed
 }
 
 // close ends every feed; warm status stays off after it.

@@ -29,7 +29,8 @@ func (r *Repos) background(what string, f func()) {
 	})
 }
 
-// warmDir opens dir's repository; cached starts its warm-up when it opens it for the first time.
+// warmDir opens dir's repository (cached starts its warm-up when it opens it for the first time) and computes
+// its status ahead of the first git_status (prescan).
 func (r *Repos) warmDir(sc *roots.Scope, dir string) {
 	select {
 	case <-r.stop:
@@ -41,7 +42,10 @@ func (r *Repos) warmDir(sc *roots.Scope, dir string) {
 		r.log.Debug("not warming: no repository", "dir", dir, "err", err)
 		return
 	}
-	if _, err := r.cached(d); err != nil {
+	rp, err := r.cached(d)
+	if err != nil {
 		r.log.Debug("warming repository failed", "dir", dir, "err", err)
+		return
 	}
+	r.prescan(rp)
 }

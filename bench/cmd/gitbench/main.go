@@ -26,6 +26,7 @@ type config struct {
 	first    int
 	protocol string
 	only     string
+	pause    time.Duration // between initialize and the first call (first-call runs only)
 }
 
 // meta is the description gitgen writes next to each repository (REPO.json).
@@ -49,6 +50,7 @@ func main() {
 	flag.IntVar(&cfg.first, "first", 3, "fresh grove processes per operation for the first-call time")
 	flag.StringVar(&cfg.protocol, "protocol", "2025-11-25", "MCP protocol version the client asks for in initialize (a legacy-era version)")
 	flag.StringVar(&cfg.only, "only", "", "run only the operation with this name")
+	flag.DurationVar(&cfg.pause, "first-pause", 0, "pause between initialize and the first call, as a client thinking before it (default none)")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("gitbench: ")

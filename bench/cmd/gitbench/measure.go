@@ -52,6 +52,7 @@ func firstCalls(ctx context.Context, cfg config, dir string, o op) (firstResult,
 			restore()
 			return fr, err
 		}
+		time.Sleep(cfg.pause)
 		_, d, callErr := p.call(ctx, o.tool, o.withRepo(dir))
 		rss, _ := p.peakRSS()
 		_ = p.close()

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -57,80 +58,144 @@ func StartDir(sc *roots.Scope, repoPath string) (start, top string, ok bool) {
 }
 
 // CheckRepo validates the repository whose worktree is dir and whose .git entry is described by fi. Its
-// metadata (.git file, commondir, alternates, config) is read through one confined handle, the os.Root of the
-// root holding dir: every path it names must lie under that root, so a git dir, commondir or alternate in
-// another root of sc is refused too. A config file too big to check is logged for the client (see noted).
-func CheckRepo(sc *roots.Scope, dir string, fi os.FileInfo, log *slog.Logger) (Found, bool) {
+// metadata (.git file, commondir, alternates, config) is read through confined handles: each path it names is
+// resolved, and its file read, through the os.Root of the root of sc that holds it, so a linked worktree or
+// submodule whose git dir lies in another root is read through that root's handle. A path outside every root
+// gives an *OutsideRootsError; any other failure false. A config file too big to check is logged for the
+// client (see noted).
+func CheckRepo(sc *roots.Scope, dir string, fi os.FileInfo, log *slog.Logger) (Found, bool, error) {
 	loc, ok := sc.Locate(dir)
 	if !ok {
-		return Found{}, false
+		return Found{}, false, nil
 	}
-	m, ok := metaRootOf(loc)
+	ms := metaRoots{sc: sc}
+	m, ok := ms.of(dir)
 	if !ok {
-		return Found{}, false
+		return Found{}, false, nil
 	}
-	gitDir, ok := gitDirOf(m, dir, fi)
-	if !ok || !m.inside(gitDir) {
-		return Found{}, false
+	gitDir, ok, err := gitDirOf(ms, m, dir, fi)
+	if !ok || err != nil {
+		return Found{}, false, err
 	}
-	if _, err := m.stat(filepath.Join(gitDir, "HEAD")); err != nil {
-		return Found{}, false
+	gm, _ := ms.of(gitDir)
+	if _, err := gm.stat(filepath.Join(gitDir, "HEAD")); err != nil {
+		return Found{}, false, nil
 	}
-	commonDir, ok := commonDirOf(m, gitDir)
-	if !ok || !m.inside(commonDir) {
-		return Found{}, false
+	commonDir, ok, err := commonDirOf(ms, gm, gitDir)
+	if !ok || err != nil {
+		return Found{}, false, err
 	}
-	if objects := filepath.Join(commonDir, "objects"); !m.inside(objects) || !alternatesInside(m, objects, 0) {
-		return Found{}, false
+	cm, _ := ms.of(commonDir)
+	if objects := filepath.Join(commonDir, "objects"); !cm.inside(objects) || !alternatesInside(ms, cm, objects, 0) {
+		return Found{}, false, nil
 	}
-	if !worktreeConfigOK(m, dir, gitDir, commonDir, log) {
-		return Found{}, false
+	if !worktreeConfigOK(ms, dir, gitDir, commonDir, log) {
+		return Found{}, false, nil
 	}
-	return Found{Loc: loc, Worktree: dir, GitDir: gitDir, CommonDir: commonDir}, true
+	return Found{Loc: loc, Worktree: dir, GitDir: gitDir, CommonDir: commonDir}, true, nil
+}
+
+// OutsideRootsError refuses a repository whose git dir (named by its .git file) or common dir lies outside
+// every root. It says no more than the .git file, which the client may read anyway.
+type OutsideRootsError struct {
+	Worktree string // the worktree's file:// URI
+	Named    string // what the .git file names ("" when it is the commondir that lies outside)
+}
+
+func (e *OutsideRootsError) Error() string {
+	what := fmt.Sprintf("its .git file names the git directory %q, which is outside every root", e.Named)
+	add := "the directory holding it (for a linked worktree, the main repository)"
+	if e.Named == "" {
+		what = "its git directory belongs to a repository (the commondir of a linked worktree) outside every root"
+		add = "the main repository"
+	}
+	return fmt.Sprintf("cannot read the git repository at %s: %s; grove reads only inside its roots: add %s as a root "+
+		"(the --root flag, or the client's roots) to read it", e.Worktree, what, add)
+}
+
+// metaRoots finds the confined handle (a metaRoot) of the root holding a path.
+type metaRoots struct{ sc *roots.Scope }
+
+func (ms metaRoots) of(p string) (metaRoot, bool) {
+	loc, ok := ms.sc.Locate(p)
+	if !ok {
+		return metaRoot{}, false
+	}
+	return metaRootOf(loc)
+}
+
+// resolve resolves the path text p, named by a file in m's root and relative to base, through the handle of
+// the root that holds it: m's, or, when p leaves m's root lexically, the root of sc holding it. outside
+// reports that p lies in no root at all.
+func (ms metaRoots) resolve(m metaRoot, base, p string) (real string, ok, outside bool) {
+	if real, ok := m.realPath(base, p); ok {
+		return real, true, false
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(base, p)
+	}
+	if m.inside(abs) {
+		return "", false, false
+	}
+	other, found := ms.of(abs)
+	if !found {
+		return "", false, true
+	}
+	real, ok = other.realPath("", abs)
+	return real, ok, false
 }
 
 // gitDirOf follows a `.git` directory, symlink or `gitdir:` file to the real git dir.
-func gitDirOf(m metaRoot, dir string, fi os.FileInfo) (string, bool) {
+func gitDirOf(ms metaRoots, m metaRoot, dir string, fi os.FileInfo) (string, bool, error) {
 	p := filepath.Join(dir, ".git")
 	if fi.Mode().IsRegular() {
 		line, ok := m.firstLine(p)
 		target, found := strings.CutPrefix(line, "gitdir: ")
 		if !ok || !found || target == "" {
-			return "", false
+			return "", false, nil
 		}
 		p = target
 	}
-	real, ok := m.realPath(dir, p)
+	real, ok, outside := ms.resolve(m, dir, p)
+	if outside && fi.Mode().IsRegular() {
+		return "", false, &OutsideRootsError{Worktree: roots.URI(dir), Named: p}
+	}
 	if !ok {
-		return "", false
+		return "", false, nil
 	}
-	if st, err := m.stat(real); err != nil || !st.IsDir() {
-		return "", false
+	rm, _ := ms.of(real)
+	if st, err := rm.stat(real); err != nil || !st.IsDir() {
+		return "", false, nil
 	}
-	return real, true
+	return real, true, nil
 }
 
 // commonDirOf reads the commondir file of a linked worktree's git dir.
-func commonDirOf(m metaRoot, gitDir string) (string, bool) {
+func commonDirOf(ms metaRoots, m metaRoot, gitDir string) (string, bool, error) {
 	data, err := m.read(filepath.Join(gitDir, "commondir"))
 	if os.IsNotExist(err) {
-		return gitDir, true
+		return gitDir, true, nil
 	}
 	if err != nil {
-		return "", false
+		return "", false, nil
 	}
 	line, _, _ := strings.Cut(string(data), "\n")
 	if line = strings.TrimSpace(line); line == "" {
-		return "", false
+		return "", false, nil
 	}
-	return m.realPath(gitDir, line)
+	real, ok, outside := ms.resolve(m, gitDir, line)
+	if outside {
+		return "", false, &OutsideRootsError{Worktree: roots.URI(filepath.Dir(gitDir))}
+	}
+	return real, ok, nil
 }
 
 // maxAlternateDepth is git's own limit on chained alternates.
 const maxAlternateDepth = 5
 
-// alternatesInside reports whether every alternate object directory (recursively) lies under m's root.
-func alternatesInside(m metaRoot, objects string, depth int) bool {
+// alternatesInside reports whether every alternate object directory (recursively) lies inside the roots.
+func alternatesInside(ms metaRoots, m metaRoot, objects string, depth int) bool {
 	data, err := m.read(filepath.Join(objects, "info", "alternates"))
 	if err != nil {
 		return os.IsNotExist(err)
@@ -144,17 +209,21 @@ func alternatesInside(m metaRoot, objects string, depth int) bool {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		real, ok := m.realPath(objects, line)
-		if !ok || !alternatesInside(m, real, depth+1) {
+		real, ok, _ := ms.resolve(m, objects, line)
+		if !ok {
+			return false
+		}
+		if am, _ := ms.of(real); !alternatesInside(ms, am, real, depth+1) {
 			return false
 		}
 	}
 	return true
 }
 
-// worktreeConfigOK accepts a core.worktree setting only when it names dir itself (inside m's root).
-func worktreeConfigOK(m metaRoot, dir, gitDir, commonDir string, log *slog.Logger) bool {
+// worktreeConfigOK accepts a core.worktree setting only when it names dir itself.
+func worktreeConfigOK(ms metaRoots, dir, gitDir, commonDir string, log *slog.Logger) bool {
 	for _, p := range []string{filepath.Join(commonDir, "config"), filepath.Join(gitDir, "config.worktree")} {
+		m, _ := ms.of(p)
 		data, err := m.read(p)
 		if err != nil {
 			if os.IsNotExist(err) {
@@ -174,7 +243,7 @@ func worktreeConfigOK(m metaRoot, dir, gitDir, commonDir string, log *slog.Logge
 		if wt == "" {
 			continue
 		}
-		if real, ok := m.realPath(gitDir, wt); !ok || real != dir {
+		if real, ok, _ := ms.resolve(m, gitDir, wt); !ok || real != dir {
 			return false
 		}
 	}

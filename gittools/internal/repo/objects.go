@@ -27,7 +27,6 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/packread"
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
-	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -55,15 +54,19 @@ var errInflated = errors.New("object content does not match the size in its head
 type objectStore struct {
 	*filesystem.Storage
 	cache     cache.Object
-	loose     []*os.Root       // the objects directory, then its alternates, recursively
-	packs     *packread.Reader // the objects directory's packs (see packed.go)
-	commonDir string           // holds config
+	loose     []*os.Root             // the objects directory, then its alternates, recursively
+	packs     *packread.Reader       // the objects directory's packs (see packed.go)
+	commonDir string                 // holds config
+	shallow   map[plumbing.Hash]bool // the boundary commits of a shallow clone (see shallow.go)
+	partial   bool                   // a partial clone (extensions.partialClone): objects may be missing
+	gitDir    string                 // holds config.worktree (extensions.worktreeConfig)
 }
 
 // newObjectStore opens the storage of a git dir whose objects and config live in commonDir.
-func newObjectStore(st *filesystem.Storage, c cache.Object, commonDir string) (*objectStore, error) {
+func newObjectStore(st *filesystem.Storage, c cache.Object, gitDir, commonDir string) (*objectStore, error) {
 	objects := filepath.Join(commonDir, "objects")
-	s := &objectStore{Storage: st, cache: c, commonDir: commonDir, packs: packread.Open(filepath.Join(objects, "pack"))}
+	s := &objectStore{Storage: st, cache: c, commonDir: commonDir, gitDir: gitDir, shallow: readShallow(commonDir),
+		partial: isPartialClone(commonDir), packs: packread.Open(filepath.Join(objects, "pack"))}
 	if err := s.addLoose(objects, 0); err != nil {
 		s.Close()
 		return nil, err
@@ -125,6 +128,9 @@ func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 			}
 		}
 		if err != nil {
+			if s.partial && errors.Is(err, plumbing.ErrObjectNotFound) {
+				return nil, &MissingObjectError{Hash: h}
+			}
 			return nil, err
 		}
 	}
@@ -133,6 +139,9 @@ func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 	}
 	if o.Type() != plumbing.BlobObject && o.Size() > maxObjectBytes {
 		return nil, refusedObject(o.Type(), h, o.Size())
+	}
+	if s.shallow[h] && o.Type() == plumbing.CommitObject {
+		return withoutParents(o)
 	}
 	return o, nil
 }
@@ -171,32 +180,6 @@ func (s *objectStore) looseObject(h plumbing.Hash) (plumbing.EncodedObject, erro
 		return lo, nil
 	}
 	return nil, fs.ErrNotExist
-}
-
-// Config reads the repository's config (commonDir/config, as go-git's storage does), refusing one over
-// MaxConfigFile instead of reading it all.
-func (s *objectStore) Config() (*config.Config, error) {
-	f, err := gitfmt.OpenRegularIn(s.commonDir, "config")
-	if errors.Is(err, fs.ErrNotExist) {
-		return config.NewConfig(), nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxConfigFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxConfigFile {
-		fi, _ := f.Stat()
-		size := int64(len(data))
-		if fi != nil {
-			size = fi.Size()
-		}
-		return nil, gitfmt.TooBigFile(".git/config", size, MaxConfigFile)
-	}
-	return config.ReadConfig(bytes.NewReader(data))
 }
 
 // looseObj is a loose object: its content in data when small, else read from its file on every Reader call.

@@ -77,6 +77,7 @@ type Repo struct {
 	GitDir    string // absolute real path of the git dir
 	CommonDir string // gitDir, or the commondir of a linked worktree
 	Loc       roots.Loc
+	Scope     *roots.Scope // the roots of the request that opened it last: submodules are found inside them
 
 	stamp    stamp   // stat data of index/HEAD/refs when the derived caches were filled
 	derived  derived // caches rebuilt when stamp changes (the parsed index)
@@ -102,7 +103,7 @@ func (rp *Repo) OpenStorage() error {
 	dot = boundedFS{Filesystem: dot, refused: func(err error) { rp.Noted(err) }}
 	objects := cache.NewObjectLRUDefault()
 	st := filesystem.NewStorageWithOptions(dot, objects, filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: largeObject})
-	store, err := newObjectStore(st, objects, rp.CommonDir)
+	store, err := newObjectStore(st, objects, rp.GitDir, rp.CommonDir)
 	if err != nil {
 		st.Close()
 		return err
@@ -143,7 +144,7 @@ func (rp *Repo) Refresh() error {
 	if now == rp.stamp {
 		return nil
 	}
-	if now.packs != rp.stamp.packs && rp.stamp != (stamp{}) {
+	if (now.packs != rp.stamp.packs || now.shallow != rp.stamp.shallow) && rp.stamp != (stamp{}) {
 		if err := rp.OpenStorage(); err != nil {
 			return err
 		}
@@ -155,7 +156,7 @@ func (rp *Repo) Refresh() error {
 
 // Changed drops every derived cache; write tools call it after writing the index, HEAD or refs.
 func (rp *Repo) Changed() {
-	rp.stamp = stamp{packs: rp.stamp.packs}
+	rp.stamp = stamp{packs: rp.stamp.packs, shallow: rp.stamp.shallow}
 	rp.dropDerived()
 }
 
@@ -179,7 +180,7 @@ func startsDotDot(rel string) bool {
 
 // stamp is the stat data of what git rewrites when the repository state changes.
 type stamp struct {
-	index, head, packedRefs, refs, packs fileStamp
+	index, head, packedRefs, refs, packs, shallow, config, worktreeConfig fileStamp
 }
 
 type fileStamp struct {
@@ -195,6 +196,10 @@ func (rp *Repo) readStamp() stamp {
 		packedRefs: statStamp(filepath.Join(rp.CommonDir, "packed-refs")),
 		refs:       statStamp(filepath.Join(rp.CommonDir, "refs", "heads")),
 		packs:      statStamp(filepath.Join(rp.CommonDir, "objects", "pack")),
+		shallow:    statStamp(filepath.Join(rp.CommonDir, "shallow")),
+		config:     statStamp(filepath.Join(rp.CommonDir, "config")),
+		// config.worktree is read only with extensions.worktreeConfig, which is in config
+		worktreeConfig: statStamp(filepath.Join(rp.GitDir, "config.worktree")),
 	}
 }
 

@@ -63,7 +63,9 @@ func compareTracked(rp *repo.Repo, ctx context.Context, e gitfmt.IndexEntry, inf
 		if e.Mode != filemode.Submodule {
 			return 'D'
 		}
-		return 0 // submodule contents are not compared (gap: dirty submodules show clean)
+		return 0 // a submodule's state is compared by Submodules
+	case e.AssumeValid:
+		return 0 // assume-unchanged: git looks only whether the file is still there
 	}
 	return compareFile(rp, ctx, e, e.Name, info, idx)
 }

@@ -49,6 +49,9 @@ type Warm struct {
 // NewWarm returns an empty state fed by feed; its first Worktree scans fully.
 func NewWarm(feed Feed) *Warm { return &Warm{feed: feed} }
 
+// Valid reports whether the state is kept: the next Worktree call re-examines only what the feed reports.
+func (w *Warm) Valid() bool { return w.valid }
+
 // Full reports whether the last Worktree call scanned the whole worktree.
 func (w *Warm) Full() bool { return w.full }
 

@@ -63,7 +63,14 @@ func compareFile(rp *repo.Repo, ctx context.Context, e gitfmt.IndexEntry, rel st
 	if e.IntentToAdd {
 		return 'A'
 	}
-	wm := Mode(info)
+	wm, hashAs := Mode(info), filemode.FileMode(0)
+	core := rp.Core()
+	if !core.Symlinks && e.Mode == filemode.Symlink && plainFile(wm) {
+		wm, hashAs = filemode.Symlink, filemode.Regular // the file holds the link's target
+	}
+	if !core.FileMode && plainFile(wm) && plainFile(e.Mode) {
+		wm = e.Mode // the executable bit is not compared
+	}
 	if wm == 0 || Kind(wm) != Kind(e.Mode) {
 		return 'T'
 	}
@@ -76,11 +83,19 @@ func compareFile(rp *repo.Repo, ctx context.Context, e gitfmt.IndexEntry, rel st
 	if repo.StatMatches(e, info) && !racy(e, idx) {
 		return 0
 	}
-	h, err := worktreeHash(rp, ctx, rel, info, wm)
+	if hashAs == 0 {
+		hashAs = wm
+	}
+	h, err := worktreeHash(rp, ctx, rel, info, hashAs)
 	if err != nil || h != e.Hash {
 		return 'M'
 	}
 	return 0
+}
+
+// plainFile reports whether m is a regular file's mode, executable or not.
+func plainFile(m filemode.FileMode) bool {
+	return m == filemode.Regular || m == filemode.Executable || m == filemode.Deprecated
 }
 
 // Mode maps a file's lstat mode to a git mode; 0 for kinds git doesn't track (FIFO, socket, device).

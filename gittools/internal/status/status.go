@@ -52,6 +52,8 @@ type StatusEntry struct {
 	OrigPath string `json:"orig_path,omitempty" jsonschema:"for a staged rename (identical content): the path before"`
 	Index    string `json:"index" jsonschema:"X column: staged change (M A D T U, or space)"`
 	Worktree string `json:"worktree" jsonschema:"Y column: unstaged change (M D T A U, or space); ?? for untracked"`
+	// Submodule says why a submodule shows M, as git status's long format does.
+	Submodule []string `json:"submodule,omitempty" jsonschema:"for a modified submodule: new commits, modified content, untracked content"`
 }
 
 // maxStatusEntries caps the entries returned; the rest are counted in a note.
@@ -91,11 +93,15 @@ func Of(rp *repo.Repo, ctx context.Context, warm *scan.Warm, progress func(int))
 	if err != nil {
 		return out, err
 	}
+	subs, err := scan.Submodules(rp, ctx, idx, "")
+	if err != nil {
+		return out, err
+	}
 	renames, err := diff.StagedRenames(rp, idx, staged)
 	if err != nil {
 		return out, err
 	}
-	out.Entries = mergeStatus(idx, staged, wt, renames)
+	out.Entries = mergeStatus(idx, staged, wt, renames, subs)
 	out.Clean, out.Total = len(out.Entries) == 0, len(out.Entries)
 	if len(out.Entries) > maxStatusEntries {
 		out.Entries, out.Truncated = out.Entries[:maxStatusEntries], true
@@ -104,7 +110,7 @@ func Of(rp *repo.Repo, ctx context.Context, warm *scan.Warm, progress func(int))
 }
 
 // mergeStatus combines the columns, unmerged paths first in path order as git, then untracked.
-func mergeStatus(idx *gitfmt.Index, staged map[string]byte, wt *scan.Result, renames map[string]string) []StatusEntry {
+func mergeStatus(idx *gitfmt.Index, staged map[string]byte, wt *scan.Result, renames map[string]string, subs map[string]scan.SubState) []StatusEntry {
 	cols := map[string][2]byte{}
 	for p, c := range staged {
 		v := cols[p]
@@ -114,6 +120,13 @@ func mergeStatus(idx *gitfmt.Index, staged map[string]byte, wt *scan.Result, ren
 	for p, c := range wt.Changed {
 		v := cols[p]
 		v[1] = c
+		cols[p] = v
+	}
+	for p := range subs {
+		v := cols[p]
+		if v[1] == 0 {
+			v[1] = 'M'
+		}
 		cols[p] = v
 	}
 	for p, xy := range scan.Unmerged(idx) {
@@ -126,7 +139,11 @@ func mergeStatus(idx *gitfmt.Index, staged map[string]byte, wt *scan.Result, ren
 	sort.Strings(paths)
 	out := make([]StatusEntry, 0, len(paths)+len(wt.Untracked))
 	for _, p := range paths {
-		out = append(out, StatusEntry{Path: p, OrigPath: renames[p], Index: col(cols[p][0]), Worktree: col(cols[p][1])})
+		e := StatusEntry{Path: p, OrigPath: renames[p], Index: col(cols[p][0]), Worktree: col(cols[p][1])}
+		if st, ok := subs[p]; ok {
+			e.Submodule = subWhy(st)
+		}
+		out = append(out, e)
 	}
 	untracked := append([]string(nil), wt.Untracked...)
 	sort.Strings(untracked)
@@ -134,6 +151,20 @@ func mergeStatus(idx *gitfmt.Index, staged map[string]byte, wt *scan.Result, ren
 		out = append(out, StatusEntry{Path: p, Index: "?", Worktree: "?"})
 	}
 	return out
+}
+
+// subWhy lists what changed in a submodule, in git status's words.
+func subWhy(st scan.SubState) []string {
+	var why []string
+	for _, w := range []struct {
+		on   bool
+		text string
+	}{{st.NewCommits, "new commits"}, {st.Modified, "modified content"}, {st.Untracked, "untracked content"}} {
+		if w.on {
+			why = append(why, w.text)
+		}
+	}
+	return why
 }
 
 func col(c byte) string {
