@@ -17,25 +17,13 @@ import (
 // splitPath splits a slash-separated path into its components.
 func splitPath(p string) []string { return strings.Split(p, "/") }
 
-// entryFinder returns the entry name in tree t (found false: none).
-type entryFinder func(t plumbing.Hash, name string) (h plumbing.Hash, mode filemode.FileMode, found bool, err error)
-
-// inTrees is the entryFinder that reads each tree through read.
-func inTrees(read func(plumbing.Hash) ([]byte, error)) entryFinder {
-	return func(t plumbing.Hash, name string) (plumbing.Hash, filemode.FileMode, bool, error) {
-		data, err := read(t)
-		if err != nil {
-			return plumbing.ZeroHash, 0, false, err
-		}
-		h, mode, ok := findEntry(data, name)
-		return h, mode, ok, nil
-	}
-}
+// treeReader returns the content of a tree object.
+type treeReader func(plumbing.Hash) ([]byte, error)
 
 // lookupIn finds the file whose names are names in root tree t, given the chain and blob of the same path
 // in a child (nil chain: none known). It returns the blob and the chain in t; found is false when t has no
 // regular file, executable or symlink there.
-func lookupIn(find entryFinder, t plumbing.Hash, names []string, child []plumbing.Hash, childBlob plumbing.Hash) (blob plumbing.Hash, chain []plumbing.Hash, found bool, err error) {
+func lookupIn(read treeReader, t plumbing.Hash, names []string, child []plumbing.Hash, childBlob plumbing.Hash) (blob plumbing.Hash, chain []plumbing.Hash, found bool, err error) {
 	chain = make([]plumbing.Hash, len(names))
 	for i, name := range names {
 		chain[i] = t
@@ -43,10 +31,12 @@ func lookupIn(find entryFinder, t plumbing.Hash, names []string, child []plumbin
 			copy(chain[i:], child[i:])
 			return childBlob, chain, true, nil
 		}
-		h, mode, ok, err := find(t, name)
-		switch {
-		case err != nil:
+		data, err := read(t)
+		if err != nil {
 			return plumbing.ZeroHash, nil, false, err
+		}
+		h, mode, ok := findEntry(data, name)
+		switch {
 		case !ok:
 			return plumbing.ZeroHash, nil, false, nil
 		case i == len(names)-1:

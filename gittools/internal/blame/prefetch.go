@@ -5,10 +5,8 @@ import (
 	"errors"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/grove-mcp/grove/gittools/internal/commitgraph"
 	"github.com/grove-mcp/grove/gittools/internal/packread"
@@ -18,11 +16,10 @@ import (
 // A blame spends most of its time reading commits and the trees down to the file: every commit on the
 // file's simplified history is read and its parents' trees compared, while only the few that changed the
 // file are diffed. So, without a commit-graph's Bloom filters or a changed-paths index to skip that
-// reading, three goroutines do it ahead of the walk, each through a pack reader of its own (the repository's
+// reading, two goroutines do it ahead of the walk, each through a pack reader of its own (the repository's
 // go-git storage is not safe for concurrent use):
 //
 //   - the chain reader reads the commits of the first-parent chain (where a file's history mostly runs);
-//   - the root reader finds, in the root tree of each of those commits, the entry the path starts with;
 //   - the prefetcher follows the path the walk will take (a commit goes to the first parent with the same
 //     blob, else to every parent that has the file) and finds, per commit, the parents' versions of the file.
 //
@@ -53,11 +50,7 @@ type prefetcher struct {
 	ctx   context.Context
 	packs *packread.Reader // the prefetcher's
 	chain *packread.Reader // the chain reader's
-	roots *packread.Reader // the root reader's
 	graph *commitgraph.Graph
-	top   string       // the first name of the blamed path: what the root reader looks up
-	fresh chan *node   // commits from the chain reader to the root reader
-	front atomic.Int64 // the commit time the prefetcher has reached: the root reader skips newer commits
 	stop  chan struct{}
 	wg    sync.WaitGroup
 
@@ -68,7 +61,6 @@ type prefetcher struct {
 	found    map[originKey]*ahead
 	seeds    []aheadItem             // origins the walk found by a rename, to prefetch from
 	nodes    map[plumbing.Hash]*node // read by the chain reader
-	hints    map[plumbing.Hash]hint  // by root tree: the entry named top, found by the root reader
 	closing  bool
 	done     bool // the prefetcher has stopped
 }
@@ -76,63 +68,15 @@ type prefetcher struct {
 // startPrefetch starts reading the history of blob at path from commit start.
 func startPrefetch(ctx context.Context, rp *repo.Repo, g *commitgraph.Graph, start *node, path string, blob plumbing.Hash) *prefetcher {
 	dir := filepath.Join(rp.CommonDir, "objects", "pack")
-	p := &prefetcher{ctx: ctx, packs: packread.Open(dir), chain: packread.Open(dir), roots: packread.Open(dir), graph: g,
-		top: splitPath(path)[0], fresh: make(chan *node, 1024), stop: make(chan struct{}), promised: map[originKey]bool{},
-		found: map[originKey]*ahead{}, nodes: map[plumbing.Hash]*node{}, hints: map[plumbing.Hash]hint{}}
-	p.front.Store(start.time)
+	p := &prefetcher{ctx: ctx, packs: packread.Open(dir), chain: packread.Open(dir), graph: g,
+		stop: make(chan struct{}), promised: map[originKey]bool{}, found: map[originKey]*ahead{},
+		nodes: map[plumbing.Hash]*node{}}
 	p.ready, p.work = sync.NewCond(&p.mu), sync.NewCond(&p.mu)
 	p.seed(start, path, blob)
-	p.wg.Add(3)
+	p.wg.Add(2)
 	go p.readChain(start)
-	go p.readRoots()
 	go p.run()
 	return p
-}
-
-// hint is an entry of a root tree.
-type hint struct {
-	hash  plumbing.Hash
-	mode  filemode.FileMode
-	found bool
-}
-
-// find is the prefetcher's entryFinder: the root reader's hint for the path's first name in a root tree
-// when there is one, else the tree read here.
-func (p *prefetcher) find(t plumbing.Hash, name string) (plumbing.Hash, filemode.FileMode, bool, error) {
-	if name == p.top {
-		p.mu.Lock()
-		h, ok := p.hints[t]
-		delete(p.hints, t)
-		p.mu.Unlock()
-		if ok {
-			return h.hash, h.mode, h.found, nil
-		}
-	}
-	return inTrees(p.readTree)(t, name)
-}
-
-// readRoots looks the path's first name up in the root trees of the commits the chain reader read,
-// skipping those the prefetcher has passed. After a failed read it only drains the chain reader's commits.
-func (p *prefetcher) readRoots() {
-	defer p.wg.Done()
-	defer func() { _ = recover() }()
-	failed := false
-	for n := range p.fresh {
-		if failed || n.time > p.front.Load() {
-			continue
-		}
-		data, err := read(p.roots, p.stop, packread.Tree, n.tree)
-		if err != nil {
-			failed = true
-			continue
-		}
-		h, mode, ok := findEntry(data, p.top)
-		p.mu.Lock()
-		if len(p.hints) < maxAhead {
-			p.hints[n.tree] = hint{h, mode, ok}
-		}
-		p.mu.Unlock()
-	}
 }
 
 // seed asks the prefetcher to read the history of blob at path from commit n on (the walk found it by a
@@ -164,7 +108,6 @@ func (p *prefetcher) close() {
 	p.wg.Wait()
 	p.packs.Close()
 	p.chain.Close()
-	p.roots.Close()
 }
 
 // take returns what was prefetched for commit h at path, waiting for it if the prefetcher has queued it;
@@ -228,7 +171,6 @@ func (p *prefetcher) run() {
 			return // closing
 		}
 		it := q.Take()
-		p.front.Store(it.n.time)
 		k := originKey{it.n.hash, it.path}
 		a, ok := p.parents(it)
 		p.mu.Lock()
@@ -279,7 +221,7 @@ func (p *prefetcher) parents(it aheadItem) (*ahead, bool) {
 		if err != nil {
 			return nil, false
 		}
-		blob, chain, found, err := lookupIn(p.find, pn.tree, it.names, it.chain, it.blob)
+		blob, chain, found, err := lookupIn(p.readTree, pn.tree, it.names, it.chain, it.blob)
 		if err != nil {
 			return nil, false
 		}
@@ -306,7 +248,6 @@ func (p *prefetcher) node(h plumbing.Hash) (*node, error) {
 // readChain reads the first-parent chain from start's parent on, as far as maxAhead unused commits.
 func (p *prefetcher) readChain(start *node) {
 	defer p.wg.Done()
-	defer close(p.fresh)
 	defer func() { _ = recover() }()
 	readCommit := func(h plumbing.Hash) ([]byte, error) { return read(p.chain, p.stop, packread.Commit, h) }
 	for n := start; len(n.parents) > 0; {
@@ -321,11 +262,6 @@ func (p *prefetcher) readChain(start *node) {
 		}
 		p.mu.Unlock()
 		if full {
-			return
-		}
-		select {
-		case p.fresh <- next:
-		case <-p.stop:
 			return
 		}
 		n = next

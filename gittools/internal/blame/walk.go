@@ -31,8 +31,7 @@ type blamer struct {
 	differ  linediff.Differ
 	refs    map[plumbing.Hash]int // queued origins per blob
 	pre     *prefetcher           // nil: none
-	find    entryFinder
-	owner   []Owner // what each tracked line is blamed on, by suspect.final
+	owner   []Owner               // what each tracked line is blamed on, by suspect.final
 }
 
 // Owner is what a line is blamed on: a commit, and the line's path and number (1-based) there.
@@ -75,7 +74,6 @@ func blameRange(rp *repo.Repo, ctx context.Context, opts Options, objects *blobR
 	b := &blamer{ctx: ctx, rp: rp, objects: objects, commits: newCommitSource(rp, opts.Graph), trees: repo.NewTreeLookup(rp),
 		opts: opts, keys: map[string]*pathKeys{}, origins: map[originKey]*blameOrigin{},
 		blobs: map[plumbing.Hash]linediff.Text{}, refs: map[plumbing.Hash]int{}, owner: make([]Owner, hi-lo)}
-	b.find = inTrees(b.readTree)
 	start, err := b.commits.get(c)
 	if err != nil {
 		return nil, err
@@ -237,7 +235,7 @@ func (b *blamer) samePath(o *blameOrigin, i int, pc *node) (plumbing.Hash, []plu
 			return o.blob, o.chain, true, nil
 		}
 	}
-	return lookupIn(b.find, pc.tree, k.names, o.chain, o.blob)
+	return lookupIn(b.readTree, pc.tree, k.names, o.chain, o.blob)
 }
 
 // passToParent gives p the suspects whose lines p already has and returns the others.
