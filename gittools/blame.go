@@ -36,7 +36,7 @@ func (r *Repos) blameTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots
 	if err != nil {
 		return nil, blame.BlameOut{}, err
 	}
-	out, err := blame.File(rp, ctx, p, in)
+	out, err := blame.File(rp, ctx, p, in, blame.Options{Graph: r.history.Graph(rp), Index: r.history.Index(rp)})
 	if err != nil {
 		return nil, blame.BlameOut{}, err
 	}

@@ -1,10 +1,10 @@
 package gittools
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -19,7 +19,8 @@ import (
 	"github.com/grove-mcp/grove/scope"
 )
 
-// gitBlameCommits runs `git blame --porcelain` in dir and returns "commit line" for every line.
+// gitBlameCommits runs `git blame --porcelain` in dir and returns "commit orig-line final-line path" for every
+// line: what the line is blamed on, its number and path there, and its number now.
 func gitBlameCommits(t testing.TB, dir, home, rev, path string) []string {
 	t.Helper()
 	cmd := exec.Command("git", "blame", "--porcelain", rev, "--", path)
@@ -29,15 +30,22 @@ func gitBlameCommits(t testing.TB, dir, home, rev, path string) []string {
 		t.Fatalf("git blame %s %s: %v", rev, path, err)
 	}
 	got := []string{}
+	paths := map[string]string{} // by commit: the path its last "filename" line gave
+	var head []string
 	for _, l := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(l); len(f) >= 3 && len(f[0]) == 40 && repo.IsHex(f[0]) {
-			got = append(got, f[0]+" "+f[2])
+		switch f := strings.Fields(l); {
+		case strings.HasPrefix(l, "\t"):
+			got = append(got, strings.Join(head, " ")+" "+paths[head[0]])
+		case strings.HasPrefix(l, "filename "):
+			paths[head[0]] = strings.TrimPrefix(l, "filename ")
+		case len(f) >= 3 && len(f[0]) == 40 && repo.IsHex(f[0]):
+			head = f[:3]
 		}
 	}
 	return got
 }
 
-// groveBlameCommits blames with git_blame and returns "commit line" for every line.
+// groveBlameCommits blames with git_blame and returns "commit orig-line final-line path" for every line.
 func groveBlameCommits(t testing.TB, r *Repos, sc *roots.Scope, rev, path string) []string {
 	t.Helper()
 	_, out, err := r.blameTool(testCtx(t), nil, sc, blame.BlameArgs{Path: path, Revision: rev})
@@ -46,7 +54,11 @@ func groveBlameCommits(t testing.TB, r *Repos, sc *roots.Scope, rev, path string
 	}
 	got := []string{}
 	for _, l := range out.Lines {
-		got = append(got, l.Commit+" "+strconv.Itoa(l.Line))
+		p := l.OrigPath
+		if p == "" {
+			p = path
+		}
+		got = append(got, fmt.Sprintf("%s %d %d %s", l.Commit, l.OrigLine, l.Line, p))
 	}
 	return got
 }
@@ -170,6 +182,66 @@ func TestBlameScenariosMatchGit(t *testing.T) {
 			return "e.txt"
 		}},
 		{"sliding blocks", buildSliders},
+		{"added on a merged branch", func(f *fixture) string {
+			f.write("base.txt", "b\n")
+			f.commit("base")
+			f.git("checkout", "-q", "-b", "side")
+			f.write("new.txt", "n1\nn2\n")
+			f.commit("add on side")
+			f.git("checkout", "-q", "main")
+			f.write("base.txt", "b\nb2\n")
+			f.commit("main moves on")
+			f.Tick++
+			f.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+			return "new.txt"
+		}},
+		{"made executable", func(f *fixture) string {
+			f.write("x.sh", "echo 1\necho 2\n")
+			f.commit("add")
+			f.git("update-index", "--chmod=+x", "x.sh")
+			f.git("commit", "-q", "-m", "chmod")
+			f.write("x.sh", "echo 1\necho 2\necho 3\n")
+			f.git("update-index", "--chmod=+x", "x.sh")
+			f.commit("append")
+			return "x.sh"
+		}},
+		{"file, then directory, then file", func(f *fixture) string {
+			f.write("p", "one\ntwo\n")
+			f.commit("file")
+			must(f.t, os.Remove(filepath.Join(f.dir, "p")))
+			f.write("p/inner.txt", "i\n")
+			f.commit("directory")
+			must(f.t, os.RemoveAll(filepath.Join(f.dir, "p")))
+			f.write("p", "one\ntwo\nthree\n")
+			f.commit("file again")
+			return "p"
+		}},
+		{"renamed on one branch, edited on the other", func(f *fixture) string {
+			f.write("lib/old.txt", "o1\no2\no3\no4\no5\n", "lib/keep.txt", "k\n")
+			f.commit("add")
+			f.git("checkout", "-q", "-b", "side")
+			f.git("mv", "lib/old.txt", "lib/new.txt")
+			f.commit("rename")
+			f.git("checkout", "-q", "main")
+			f.write("lib/old.txt", "o1\nO2\no3\no4\no5\n")
+			f.commit("edit")
+			f.Tick++
+			f.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+			return "lib/new.txt"
+		}},
+		{"unchanged below a changed sibling directory", func(f *fixture) string {
+			f.write("a/b/c/deep.txt", "d1\nd2\n", "a/b/x.txt", "x\n", "a/y.txt", "y\n")
+			f.commit("add")
+			f.write("a/b/x.txt", "x2\n")
+			f.commit("sibling")
+			f.write("a/y.txt", "y2\n")
+			f.commit("uncle")
+			f.write("a/b/c/deep.txt", "d1\nd2\nd3\n")
+			f.commit("deep")
+			f.write("a/b/c/other.txt", "o\n")
+			f.commit("neighbour")
+			return "a/b/c/deep.txt"
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/gittools/internal/commitgraph"
+	"github.com/grove-mcp/grove/gittools/internal/pathindex"
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
@@ -38,19 +40,27 @@ type BlameOut struct {
 
 // BlameLine is one line and the commit that last changed it.
 type BlameLine struct {
-	Line   int    `json:"line"`
-	Commit string `json:"commit"`
-	Author string `json:"author"`
-	Email  string `json:"email"`
-	Date   string `json:"date" jsonschema:"author date, YYYY-MM-DD"`
-	Text   string `json:"text"`
+	Line     int    `json:"line"`
+	Commit   string `json:"commit"`
+	OrigLine int    `json:"orig_line" jsonschema:"the line's number in the commit's version of the file"`
+	OrigPath string `json:"orig_path,omitempty" jsonschema:"the file's path in the commit, when it differs from path (a rename)"`
+	Author   string `json:"author"`
+	Email    string `json:"email"`
+	Date     string `json:"date" jsonschema:"author date, YYYY-MM-DD"`
+	Text     string `json:"text"`
+}
+
+// Options are what a blame may ask besides the repository: both make a walk cheaper, and nil means none.
+type Options struct {
+	Graph *commitgraph.Graph // the commit-graph as grove reads it, with its changed-path Bloom filters
+	Index *pathindex.Index   // the changed-paths index, when one is kept for the repository
 }
 
 // maxBlameLines caps one answer.
 const maxBlameLines = 2000
 
 // File answers git_blame for p: only the lines shown are tracked through history (see blameRange).
-func File(rp *repo.Repo, ctx context.Context, p string, in BlameArgs) (BlameOut, error) {
+func File(rp *repo.Repo, ctx context.Context, p string, in BlameArgs, opts Options) (BlameOut, error) {
 	rev := in.Revision
 	if rev == "" {
 		rev = "HEAD"
@@ -79,9 +89,9 @@ func File(rp *repo.Repo, ctx context.Context, p string, in BlameArgs) (BlameOut,
 	if start > end {
 		return out, nil
 	}
-	owners, err := blameRange(rp, ctx, objects, c, p, blob, start-1, end)
+	owners, err := blameRange(rp, ctx, opts, objects, c.Hash, p, blob, start-1, end)
 	if err == nil {
-		err = describeLines(rp, &out, owners, lines, start)
+		err = describeLines(rp, &out, owners, lines, start, p)
 	}
 	if err != nil {
 		return BlameOut{}, fmt.Errorf("blaming %s at %s: %w", patchtext.QuotePath(p), rev, err)
@@ -89,16 +99,20 @@ func File(rp *repo.Repo, ctx context.Context, p string, in BlameArgs) (BlameOut,
 	return out, nil
 }
 
-// describeLines appends lines start, start+1, … with the commits blamed for them (owners, in order).
-func describeLines(rp *repo.Repo, out *BlameOut, owners []plumbing.Hash, lines []string, start int) error {
-	for i, h := range owners {
-		e, err := rp.CachedCommit(h)
+// describeLines appends lines start, start+1, … of the file at p with what they are blamed on (owners, in order).
+func describeLines(rp *repo.Repo, out *BlameOut, owners []Owner, lines []string, start int, p string) error {
+	for i, o := range owners {
+		e, err := rp.CachedCommit(o.Commit)
 		if err != nil {
 			return err
 		}
 		a := e.C.Author
-		out.Lines = append(out.Lines, BlameLine{Line: start + i, Commit: h.String(), Author: a.Name,
-			Email: a.Email, Date: a.When.Format("2006-01-02"), Text: strings.TrimSuffix(lines[start+i-1], "\n")})
+		l := BlameLine{Line: start + i, Commit: o.Commit.String(), OrigLine: o.Line, Author: a.Name,
+			Email: a.Email, Date: a.When.Format("2006-01-02"), Text: strings.TrimSuffix(lines[start+i-1], "\n")}
+		if o.Path != p {
+			l.OrigPath = o.Path
+		}
+		out.Lines = append(out.Lines, l)
 	}
 	return nil
 }

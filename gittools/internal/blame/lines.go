@@ -2,9 +2,6 @@ package blame
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 	"github.com/grove-mcp/grove/internal/words"
@@ -35,94 +32,60 @@ func (b *blamer) lines(h plumbing.Hash) (linediff.Text, error) {
 	return t, nil
 }
 
-// blobReader reads the objects of one blame, each sized before it is inflated. go-git reads a packed
-// object lazily once it is over 16 KiB, so its size comes from the pack for free; a loose one it inflates
-// whole unless asked for the size alone, and asking costs a probe of the loose store for every object.
-// So the reader looks in the loose store itself, through the objects directory opened once.
+// blobReader reads the objects of one blame, each sized before it is inflated: the repository's store
+// reads a loose object's header first and a packed object's size from the pack, and only then is the
+// content read, at most limit bytes of it.
 type blobReader struct {
-	rp      *repo.Repo
-	objects *os.Root // nil when it cannot be opened: then every object is sized by go-git
+	rp *repo.Repo
 	// limit is the largest object blame reads into memory (the server's --max-file-size): each version of
 	// the blamed file, each file a rename search scores, each tree it compares. Past it blame says so.
 	limit int64
 }
 
 func newBlobReader(rp *repo.Repo) *blobReader {
-	objects, _ := os.OpenRoot(filepath.Join(rp.CommonDir, "objects"))
 	limit := rp.MaxRead
 	if limit <= 0 {
 		limit = defaultMaxBlameBlob
 	}
-	return &blobReader{rp: rp, objects: objects, limit: limit}
+	return &blobReader{rp: rp, limit: limit}
 }
 
-func (r *blobReader) close() {
-	if r.objects != nil {
-		r.objects.Close()
-	}
-}
+func (r *blobReader) close() {}
 
 // blob reads a blob of at most r.limit bytes.
 func (r *blobReader) blob(h plumbing.Hash) ([]byte, error) {
 	return r.read(plumbing.BlobObject, h, r.limit)
 }
 
-// read reads an object of type t whose size, known before anything is inflated, is at most limit; it
-// reads no more than that size, and fails if the content is longer or shorter.
+// read reads an object of type t whose size, known before its content is read, is at most limit. The
+// content may be shared with the pack reader's cache: callers must not modify it.
 func (r *blobReader) read(t plumbing.ObjectType, h plumbing.Hash, limit int64) ([]byte, error) {
-	if r.loose(h) {
-		size, err := r.rp.Git.Storer.EncodedObjectSize(h)
-		if err != nil {
-			return nil, err
-		}
-		if size > limit {
-			return nil, &tooLargeError{kind: t, size: size, limit: limit}
-		}
-	}
-	o, err := r.rp.Git.Storer.EncodedObject(t, h)
+	size, err := r.sizeOf(t, h)
 	if err != nil {
 		return nil, err
 	}
-	size := o.Size()
 	if size > limit {
 		return nil, &tooLargeError{kind: t, size: size, limit: limit}
 	}
-	rd, err := o.Reader()
+	data, err := r.rp.RawObject(t, h)
 	if err != nil {
 		return nil, err
 	}
-	defer rd.Close()
-	data := make([]byte, size)
-	if _, err := io.ReadFull(rd, data); err != nil {
-		return nil, fmt.Errorf("reading %s %s: %w", t, h, err)
-	}
-	var extra [1]byte
-	if n, _ := io.ReadFull(rd, extra[:]); n > 0 {
-		return nil, fmt.Errorf("reading %s %s: longer than the %d bytes its header gives", t, h, size)
+	if int64(len(data)) != size {
+		return nil, fmt.Errorf("reading %s %s: %d bytes where its header gives %d", t, h, len(data), size)
 	}
 	return data, nil
 }
 
-// size returns the size of object h without inflating more than 16 KiB of it.
-func (r *blobReader) size(h plumbing.Hash) (int64, error) {
-	if r.loose(h) {
-		return r.rp.Git.Storer.EncodedObjectSize(h)
-	}
-	o, err := r.rp.Git.Storer.EncodedObject(plumbing.AnyObject, h)
+// size returns the size of object h without reading more of it than the store must.
+func (r *blobReader) size(h plumbing.Hash) (int64, error) { return r.sizeOf(plumbing.AnyObject, h) }
+
+func (r *blobReader) sizeOf(t plumbing.ObjectType, h plumbing.Hash) (int64, error) {
+	o, err := r.rp.Git.Storer.EncodedObject(t, h)
 	if err != nil {
 		return 0, err
 	}
 	return o.Size(), nil
-}
-
-// loose reports whether h may be a loose object (so that go-git would inflate it whole to read it).
-func (r *blobReader) loose(h plumbing.Hash) bool {
-	if r.objects == nil {
-		return true
-	}
-	hex := h.String()
-	_, err := r.objects.Lstat(hex[:2] + "/" + hex[2:])
-	return err == nil
 }
 
 // tooLargeError refuses an object over what blame reads.

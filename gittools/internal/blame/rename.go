@@ -6,7 +6,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/grove-mcp/grove/gittools/internal/linediff"
 )
@@ -16,9 +15,9 @@ import (
 // the commit deleted, a copy of the same blob wins (preferring the same base name); else the regular file
 // most similar to o's, if at least 50 % similar. Like git it diffs the two trees, descending only into
 // subtrees that differ. "" means none.
-func (b *blamer) renamedFrom(p *object.Commit, o *blameOrigin) (string, plumbing.Hash, error) {
+func (b *blamer) renamedFrom(p *node, o *blameOrigin) (string, plumbing.Hash, error) {
 	r := renameSearch{b: b, blob: o.blob, base: path.Base(o.path)}
-	if err := r.diff("", p.TreeHash, o.c.TreeHash); err != nil {
+	if err := r.diff("", p.tree, o.c.tree); err != nil {
 		return "", plumbing.ZeroHash, err
 	}
 	switch {
@@ -29,7 +28,7 @@ func (b *blamer) renamedFrom(p *object.Commit, o *blameOrigin) (string, plumbing
 	case len(r.deleted) == 0 || len(r.deleted) > maxRenameSources:
 		return "", plumbing.ZeroHash, nil
 	}
-	if e, err := b.trees.Find(o.c.TreeHash, o.path); err != nil || e.Mode != filemode.Regular && e.Mode != filemode.Executable {
+	if e, err := b.trees.Find(o.c.tree, o.path); err != nil || e.Mode != filemode.Regular && e.Mode != filemode.Executable {
 		return "", plumbing.ZeroHash, err // git scores regular files only
 	}
 	return r.mostSimilar(o)
