@@ -21,7 +21,7 @@ func Trees(ctx context.Context, s *Store, base, ours, theirs plumbing.Hash, opts
 	if err != nil {
 		return nil, err
 	}
-	m := &merger{s: s, opts: opts, c: c, out: map[string]Entry{}, cfl: map[string]*Conflict{}, done: map[string]bool{}}
+	m := &merger{s: s, opts: opts, c: c, out: map[string]Entry{}, cfl: map[string]*Conflict{}, done: map[string]bool{}, located: map[string]string{}}
 	if err := m.resolve(ctx); err != nil {
 		return nil, err
 	}

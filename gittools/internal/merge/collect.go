@@ -90,7 +90,7 @@ func (s *Store) walk3(ctx context.Context, c *collected, dir string, trees [3]pl
 				file[side], hasFile = Entry{Hash: e.Hash, Mode: e.Mode}, true
 			}
 		}
-		if hasFile && file[1] != file[2] {
+		if hasFile && (file[1] != file[2] || file[0].Present()) {
 			c.files[p] = &file
 		} else if hasFile && file[1].Present() {
 			c.kept[p] = object.TreeEntry{Name: name, Mode: file[1].Mode, Hash: file[1].Hash}
@@ -102,8 +102,8 @@ func (s *Store) walk3(ctx context.Context, c *collected, dir string, trees [3]pl
 			c.kept[p] = object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: sub[1]}
 			continue
 		}
-		if sub[1] == sub[2] {
-			continue // only the base had a directory here
+		if sub[1] == sub[2] && sub[0].IsZero() {
+			continue
 		}
 		if err := s.walk3(ctx, c, p, sub); err != nil {
 			return err

@@ -15,7 +15,7 @@ const maxOccurrences = 64
 type histogram struct {
 	a, b     []int32 // line ids
 	chA, chB []bool
-	pos      map[int32][]int // scratch: positions of each id in the current old range
+	rarity   int // occurrences of the rarest line of the last anchor found
 }
 
 // lineIDs numbers the lines of a and b, equal lines alike.
@@ -60,7 +60,7 @@ func (h *histogram) diff(a0, a1, b0, b1 int, la, lb []string) {
 			mark(h.chA, a0, a1)
 			mark(h.chB, b0, b1)
 			return
-		case as == ae:
+		case as == ae || h.rarity > maxOccurrences:
 			for _, c := range linediff.Diff(la[a0:a1], lb[b0:b1]) {
 				mark(h.chA, a0+c.A0, a0+c.A1)
 				mark(h.chB, b0+c.B0, b0+c.B1)
@@ -125,6 +125,7 @@ func (h *histogram) anchor(a0, a1, b0, b1 int) (as, ae, bs, be int, common bool)
 		}
 		j = next
 	}
+	h.rarity = best
 	return as, ae, bs, be, common
 }
 

@@ -21,7 +21,11 @@ type merger struct {
 	out  map[string]Entry // settled paths
 	cfl  map[string]*Conflict
 	done map[string]bool // paths a rename already settled
+
+	located map[string]string // files moved by a directory rename, with the message
 }
+
+var zeroHash plumbing.Hash
 
 func (m *merger) conflict(c Conflict) {
 	m.cfl[c.Path] = &c
@@ -39,6 +43,9 @@ func (m *merger) resolve(ctx context.Context) error {
 			}
 			ren[side] = r
 		}
+	}
+	if !m.opts.NoRenames {
+		m.applyDirRenames(ren)
 	}
 	srcs := make([]string, 0, len(ren[1])+len(ren[2]))
 	for side := 1; side <= 2; side++ {
@@ -71,6 +78,7 @@ func (m *merger) resolve(ctx context.Context) error {
 			return err
 		}
 	}
+	m.locate()
 	return nil
 }
 
@@ -86,10 +94,16 @@ func (m *merger) renamed(src string, ren [3]map[string]string) error {
 	case d1 != "" && d2 != "":
 		m.done[src], m.done[d1], m.done[d2] = true, true, true
 		o, t := m.c.files[d1][1], m.c.files[d2][2]
-		m.out[d1], m.out[d2] = o, t
+		if err := m.content(d1, [3]string{src, d1, d2}, triple{b, o, t}, KindRenameRename); err != nil {
+			return err
+		}
+		merged := m.out[d1]
+		delete(m.cfl, d1)
+		m.out[d2] = merged
 		msg := fmt.Sprintf("%s renamed to %s in %s and to %s in %s", src, d1, m.opts.Labels.Ours, d2, m.opts.Labels.Theirs)
-		m.conflict(Conflict{Path: d1, Kind: KindRenameRename, Stages: [3]Entry{b, o, {}}, Message: msg})
-		m.conflict(Conflict{Path: d2, Kind: KindRenameRename, Stages: [3]Entry{b, {}, t}, Message: msg})
+		m.conflict(Conflict{Path: src, Kind: KindRenameRename, Stages: [3]Entry{b, {}, {}}, Message: msg})
+		m.conflict(Conflict{Path: d1, Kind: KindRenameRename, Stages: [3]Entry{{}, o, {}}, Message: msg})
+		m.conflict(Conflict{Path: d2, Kind: KindRenameRename, Stages: [3]Entry{{}, {}, t}, Message: msg})
 		return nil
 	}
 	side, dst := 1, d1
