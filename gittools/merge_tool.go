@@ -26,6 +26,48 @@ func (r *Repos) registerHistoryTools(s *mcp.Server) {
 			"resolve, git_add the files and git_commit to conclude, or call again with action abort. Refuses when local " +
 			"changes would be overwritten.",
 		Annotations: writeHints(true, false)}, p, r.mergeTool)
+	scope.AddTool(s, &mcp.Tool{Name: "git_cherry_pick", Title: "Cherry-pick commits",
+		Description: "Apply the changes of existing commits onto the current branch, one new commit each (author and " +
+			"message kept; no \"cherry picked from\" line, as git's default). Stops on conflicts like git_merge: resolve, " +
+			"git_add, then action continue; or action abort to return to where the sequence started.",
+		Annotations: writeHints(true, false)}, p, r.cherryPickTool)
+	scope.AddTool(s, &mcp.Tool{Name: "git_revert", Title: "Revert commits",
+		Description: "Make new commits that undo existing commits (message: Revert \"<subject>\" ... This reverts commit " +
+			"<hash>.). Stops on conflicts like git_merge: resolve, git_add, then action continue; or action abort.",
+		Annotations: writeHints(true, false)}, p, r.revertTool)
+}
+
+func (r *Repos) cherryPickTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in mergecmd.PickArgs) (*mcp.CallToolResult, mergecmd.Out, error) {
+	return r.pick(ctx, sc, in, false)
+}
+
+func (r *Repos) revertTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in mergecmd.PickArgs) (*mcp.CallToolResult, mergecmd.Out, error) {
+	return r.pick(ctx, sc, in, true)
+}
+
+func (r *Repos) pick(ctx context.Context, sc *roots.Scope, in mergecmd.PickArgs, revert bool) (*mcp.CallToolResult, mergecmd.Out, error) {
+	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
+	if err != nil {
+		return nil, mergecmd.Out{}, err
+	}
+	defer unlock()
+	out, err := mergecmd.Pick(rp, ctx, in, revert)
+	if err != nil {
+		return nil, mergecmd.Out{}, err
+	}
+	what := strings.Join(in.Revisions, " ")
+	if out.Result == mergecmd.ResultMerged {
+		verb := "Cherry-picked"
+		if revert {
+			verb = "Reverted"
+		}
+		text := fmt.Sprintf("%s %s: %d new commit(s); HEAD is %s.", verb, what, len(out.Picked), out.Commit[:min(len(out.Commit), repo.ShortLen)])
+		if in.NoCommit {
+			text = "Applied the changes to the index and worktree without committing (no_commit)."
+		}
+		return textResult(text), out, nil
+	}
+	return textResult(historyText(out, what)), out, nil
 }
 
 func (r *Repos) mergeTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in mergecmd.MergeArgs) (*mcp.CallToolResult, mergecmd.Out, error) {
@@ -62,6 +104,9 @@ func historyText(out mergecmd.Out, what string) string {
 		}
 	}
 	for _, p := range out.Picked {
+		if out.Result == mergecmd.ResultAborted {
+			break
+		}
 		fmt.Fprintf(&b, "\n  made %s", short(p))
 	}
 	if len(out.Remaining) > 0 {
