@@ -62,6 +62,7 @@ func (r *Repos) registerWriteTools(s *mcp.Server) {
 		Description: "Create an empty git repository in a directory inside a root (the directory is created if missing).",
 		Annotations: writeHints(false, false)}, p, r.initRepo)
 	r.registerHistoryTools(s)
+	r.registerStashTool(s)
 }
 
 // writeHints are the annotations of a write tool.

@@ -22,7 +22,16 @@ const maxStateFile = 1 << 20
 // WriteState writes a file of the git dir (name may be in a subdirectory, created as needed) through
 // name.lock and a rename.
 func WriteState(rp *repo.Repo, name string, data []byte) error {
-	gd, err := openDir(rp, rp.GitDir)
+	return writeStateIn(rp, rp.GitDir, name, data)
+}
+
+// WriteCommonState is WriteState in the common dir (refs and their logs, shared by linked worktrees).
+func WriteCommonState(rp *repo.Repo, name string, data []byte) error {
+	return writeStateIn(rp, rp.CommonDir, name, data)
+}
+
+func writeStateIn(rp *repo.Repo, base, name string, data []byte) error {
+	gd, err := openDir(rp, base)
 	if err != nil {
 		return err
 	}
@@ -37,7 +46,16 @@ func WriteState(rp *repo.Repo, name string, data []byte) error {
 
 // ReadState reads a file of the git dir; ok is false when it does not exist.
 func ReadState(rp *repo.Repo, name string) (data []byte, ok bool, err error) {
-	gd, err := openDir(rp, rp.GitDir)
+	return readStateIn(rp, rp.GitDir, name, maxStateFile)
+}
+
+// ReadCommonState is ReadState in the common dir, reading up to max bytes.
+func ReadCommonState(rp *repo.Repo, name string, max int64) (data []byte, ok bool, err error) {
+	return readStateIn(rp, rp.CommonDir, name, max)
+}
+
+func readStateIn(rp *repo.Repo, base, name string, max int64) (data []byte, ok bool, err error) {
+	gd, err := openDir(rp, base)
 	if err != nil {
 		return nil, false, err
 	}
@@ -50,12 +68,12 @@ func ReadState(rp *repo.Repo, name string) (data []byte, ok bool, err error) {
 		return nil, false, fmt.Errorf("reading %s: %w", name, repo.PathErr(err))
 	}
 	defer f.Close()
-	data, err = io.ReadAll(io.LimitReader(f, maxStateFile+1))
+	data, err = io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
 		return nil, false, fmt.Errorf("reading %s: %w", name, err)
 	}
-	if len(data) > maxStateFile {
-		return nil, false, fmt.Errorf("%s is larger than %d bytes", name, maxStateFile)
+	if int64(len(data)) > max {
+		return nil, false, fmt.Errorf("%s is larger than %d bytes", name, max)
 	}
 	return data, true, nil
 }
@@ -63,7 +81,16 @@ func ReadState(rp *repo.Repo, name string) (data []byte, ok bool, err error) {
 // RemoveState deletes files (or empty-able directories, removed with their contents) of the git dir; missing
 // ones are fine.
 func RemoveState(rp *repo.Repo, names ...string) error {
-	gd, err := openDir(rp, rp.GitDir)
+	return removeStateIn(rp, rp.GitDir, names)
+}
+
+// RemoveCommonState is RemoveState in the common dir.
+func RemoveCommonState(rp *repo.Repo, names ...string) error {
+	return removeStateIn(rp, rp.CommonDir, names)
+}
+
+func removeStateIn(rp *repo.Repo, base string, names []string) error {
+	gd, err := openDir(rp, base)
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func resetMerge(rp *repo.Repo, ctx context.Context, what string) error {
 	if err != nil {
 		return err
 	}
-	headFiles, err := flatTree(rp, ctx, hc.TreeHash)
+	headFiles, err := FlatTree(rp, ctx, hc.TreeHash)
 	if err != nil {
 		return err
 	}

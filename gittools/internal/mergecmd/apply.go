@@ -19,16 +19,16 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/writecmd"
 )
 
-// flatTree lists a tree's files.
-func flatTree(rp *repo.Repo, ctx context.Context, tree plumbing.Hash) (map[string]gitwrite.BlobEntry, error) {
+// FlatTree lists a tree's files.
+func FlatTree(rp *repo.Repo, ctx context.Context, tree plumbing.Hash) (map[string]gitwrite.BlobEntry, error) {
 	out := map[string]gitwrite.BlobEntry{}
 	return out, repo.WalkTree(rp, ctx, tree, "", repo.NewTreeBudget(), nil, func(p string, e object.TreeEntry) {
 		out[p] = gitwrite.BlobEntry{Hash: e.Hash, Mode: e.Mode}
 	})
 }
 
-// requireCleanIndex fails when the index differs from HEAD's files (staged changes, or conflicts).
-func requireCleanIndex(ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, what string) error {
+// RequireCleanIndex fails when the index differs from HEAD's files (staged changes, or conflicts).
+func RequireCleanIndex(ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, what string) error {
 	if u := ix.Unmerged(); len(u) > 0 {
 		return fmt.Errorf("cannot %s: the index has unmerged paths (%v); resolve them first", what, u)
 	}
@@ -49,30 +49,30 @@ func requireCleanIndex(ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntr
 	return nil
 }
 
-// outcome is a merge result applied to the worktree and index.
-type outcome struct {
-	updated, removed []string
-	conflicts        []ConflictOut
+// Outcome is a merge result applied to the worktree and index.
+type Outcome struct {
+	Updated, Removed []string
+	Conflicts        []ConflictOut
 }
 
-// applyResult moves the worktree and index from HEAD's files to res, with conflict stages, and saves the index.
-func applyResult(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, res *merge.Result, what string) (outcome, error) {
-	tgt, err := flatTree(rp, ctx, res.Tree)
+// ApplyResult moves the worktree and index from HEAD's files to res, with conflict stages, and saves the index.
+func ApplyResult(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, res *merge.Result, what string) (Outcome, error) {
+	tgt, err := FlatTree(rp, ctx, res.Tree)
 	if err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
 	move, err := writecmd.PlanTreeMove(rp, ctx, ix, head, tgt, what)
 	if err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
 	if err := ctx.Err(); err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
 	ctx = context.WithoutCancel(ctx)
 	if err := move.Apply(rp, ctx, ix); err != nil {
-		return outcome{}, fmt.Errorf("%s failed part-way; run git_status to see the worktree: %w", what, err)
+		return Outcome{}, fmt.Errorf("%s failed part-way; run git_status to see the worktree: %w", what, err)
 	}
-	out := outcome{updated: move.Written(), removed: move.Removed()}
+	out := Outcome{Updated: move.Written(), Removed: move.Removed()}
 	for _, c := range res.Conflicts {
 		var stages []*index.Entry
 		for i, e := range c.Stages {
@@ -81,10 +81,10 @@ func applyResult(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, hea
 			}
 		}
 		ix.SetStages(c.Path, stages)
-		out.conflicts = append(out.conflicts, ConflictOut{Path: c.Path, Kind: string(c.Kind)})
+		out.Conflicts = append(out.Conflicts, ConflictOut{Path: c.Path, Kind: string(c.Kind)})
 	}
 	if err := ix.Save(); err != nil {
-		return outcome{}, err
+		return Outcome{}, err
 	}
 	rp.Changed()
 	return out, nil

@@ -39,6 +39,11 @@ func writeCommit(rp *repo.Repo, tree plumbing.Hash, parents []plumbing.Hash, msg
 	return h, nil
 }
 
+// WriteCommit stores a commit by the user, now (stash commits).
+func WriteCommit(rp *repo.Repo, tree plumbing.Hash, parents []plumbing.Hash, msg string) (plumbing.Hash, error) {
+	return writeCommit(rp, tree, parents, msg, nil)
+}
+
 // moveHead moves HEAD's branch (or a detached HEAD) from old to h, failing if it moved meanwhile, and logs
 // the move in both reflogs as git does.
 func moveHead(rp *repo.Repo, head *plumbing.Reference, old, h plumbing.Hash, logMsg string) error {

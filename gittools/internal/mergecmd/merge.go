@@ -66,7 +66,7 @@ func fastForward(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, f
 	if err != nil {
 		return Out{}, err
 	}
-	cur, err := flatTree(rp, ctx, fc.TreeHash)
+	cur, err := FlatTree(rp, ctx, fc.TreeHash)
 	if err != nil {
 		return Out{}, err
 	}
@@ -79,7 +79,7 @@ func fastForward(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, f
 		return Out{}, fmt.Errorf("cannot merge: the index has unmerged paths (%v)", u)
 	}
 	res := &merge.Result{Tree: tc.TreeHash}
-	o, err := applyResult(rp, ctx, ix, cur, res, "fast-forward to "+rev)
+	o, err := ApplyResult(rp, ctx, ix, cur, res, "fast-forward to "+rev)
 	if err != nil {
 		return Out{}, err
 	}
@@ -87,7 +87,7 @@ func fastForward(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, f
 	if err := moveHead(rp, head, from, to, "merge "+rev+": Fast-forward"); err != nil {
 		return Out{}, err
 	}
-	return Out{Result: ResultFastForward, Commit: to.String(), Updated: o.updated, Removed: o.removed}, nil
+	return Out{Result: ResultFastForward, Commit: to.String(), Updated: o.Updated, Removed: o.Removed}, nil
 }
 
 // threeWay merges theirs into HEAD and commits, or stops on conflicts.
@@ -96,7 +96,7 @@ func threeWay(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, ours
 	if err != nil {
 		return Out{}, err
 	}
-	headFiles, err := flatTree(rp, ctx, oc.TreeHash)
+	headFiles, err := FlatTree(rp, ctx, oc.TreeHash)
 	if err != nil {
 		return Out{}, err
 	}
@@ -106,7 +106,7 @@ func threeWay(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, ours
 	}
 	defer ix.Close()
 	what := "merge " + in.Revision
-	if err := requireCleanIndex(ix, headFiles, what); err != nil {
+	if err := RequireCleanIndex(ix, headFiles, what); err != nil {
 		return Out{}, err
 	}
 	opts := merge.Options{Labels: merge.Labels{Ours: "HEAD", Theirs: in.Revision}}
@@ -121,16 +121,16 @@ func threeWay(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, ours
 	if msg == "" {
 		msg = DefaultMessage(rp, head, in.Revision) + "\n"
 	}
-	o, err := applyResult(rp, ctx, ix, headFiles, res, what)
+	o, err := ApplyResult(rp, ctx, ix, headFiles, res, what)
 	if err != nil {
 		return Out{}, err
 	}
 	ctx = context.WithoutCancel(ctx)
 	_ = gitwrite.WriteState(rp, "ORIG_HEAD", []byte(ours.String()+"\n"))
-	out := Out{Updated: o.updated, Removed: o.removed}
-	if len(o.conflicts) > 0 {
-		out.Result, out.Conflicts = ResultConflicts, o.conflicts
-		return out, writeMergeState(rp, theirs, msg, in.FF == "never", o.conflicts)
+	out := Out{Updated: o.Updated, Removed: o.Removed}
+	if len(o.Conflicts) > 0 {
+		out.Result, out.Conflicts = ResultConflicts, o.Conflicts
+		return out, writeMergeState(rp, theirs, msg, in.FF == "never", o.Conflicts)
 	}
 	c, err := writeCommit(rp, res.Tree, []plumbing.Hash{ours, theirs}, msg, nil)
 	if err != nil {

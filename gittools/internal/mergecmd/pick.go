@@ -166,13 +166,13 @@ func (p *picker) step(ctx context.Context, c *object.Commit) ([]ConflictOut, err
 	if err != nil {
 		return nil, err
 	}
-	o, err := applyResult(p.rp, ctx, ix, cur, res, p.verb()+" "+c.Hash.String()[:7])
+	o, err := ApplyResult(p.rp, ctx, ix, cur, res, p.verb()+" "+c.Hash.String()[:7])
 	if err != nil {
 		return nil, err
 	}
-	p.out.Updated, p.out.Removed = append(p.out.Updated, o.updated...), append(p.out.Removed, o.removed...)
-	if len(o.conflicts) > 0 || p.noCommit {
-		return o.conflicts, nil
+	p.out.Updated, p.out.Removed = append(p.out.Updated, o.Updated...), append(p.out.Removed, o.Removed...)
+	if len(o.Conflicts) > 0 || p.noCommit {
+		return o.Conflicts, nil
 	}
 	if res.Tree == hc.TreeHash {
 		return nil, fmt.Errorf("%s %s would make an empty commit: its change is already in HEAD", p.verb(), c.Hash.String()[:7])
@@ -183,12 +183,12 @@ func (p *picker) step(ctx context.Context, c *object.Commit) ([]ConflictOut, err
 // oursTree is what the change is applied to: HEAD's tree (the index must match it), or with noCommit the
 // index as it stands.
 func (p *picker) oursTree(ctx context.Context, ix *gitwrite.IndexFile, hc *object.Commit) (plumbing.Hash, map[string]gitwrite.BlobEntry, error) {
-	headFiles, err := flatTree(p.rp, ctx, hc.TreeHash)
+	headFiles, err := FlatTree(p.rp, ctx, hc.TreeHash)
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}
 	if !p.noCommit {
-		return hc.TreeHash, headFiles, requireCleanIndex(ix, headFiles, p.verb())
+		return hc.TreeHash, headFiles, RequireCleanIndex(ix, headFiles, p.verb())
 	}
 	if u := ix.Unmerged(); len(u) > 0 {
 		return plumbing.ZeroHash, nil, fmt.Errorf("cannot %s: the index has unmerged paths (%v)", p.verb(), u)
@@ -197,7 +197,7 @@ func (p *picker) oursTree(ctx context.Context, ix *gitwrite.IndexFile, hc *objec
 	if err != nil {
 		return plumbing.ZeroHash, nil, err
 	}
-	files, err := flatTree(p.rp, ctx, tree)
+	files, err := FlatTree(p.rp, ctx, tree)
 	return tree, files, err
 }
 

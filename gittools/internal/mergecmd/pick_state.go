@@ -207,11 +207,11 @@ func (p *picker) moveBack(ctx context.Context, head *plumbing.Reference, hc *obj
 		return err
 	}
 	defer ix.Close()
-	cur, err := flatTree(p.rp, ctx, hc.TreeHash)
+	cur, err := FlatTree(p.rp, ctx, hc.TreeHash)
 	if err != nil {
 		return err
 	}
-	if _, err := applyResult(p.rp, ctx, ix, cur, &merge.Result{Tree: oc.TreeHash}, "abort the "+p.verb()); err != nil {
+	if _, err := ApplyResult(p.rp, ctx, ix, cur, &merge.Result{Tree: oc.TreeHash}, "abort the "+p.verb()); err != nil {
 		if errors.Is(err, writecmd.ErrLocalChanges) {
 			return fmt.Errorf("%w (the commits the %s made stay; HEAD is %s)", err, p.verb(), hc.Hash.String()[:7])
 		}
