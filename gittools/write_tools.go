@@ -63,6 +63,7 @@ func (r *Repos) registerWriteTools(s *mcp.Server) {
 		Annotations: writeHints(false, false)}, p, r.initRepo)
 	r.registerHistoryTools(s)
 	r.registerStashTool(s)
+	r.registerRestoreTool(s)
 }
 
 // writeHints are the annotations of a write tool.
