@@ -245,4 +245,3 @@ func restoreWorktree(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile,
 	rp.Changed()
 	return nil
 }
-
