@@ -26,7 +26,7 @@ type Args struct {
 	Action           string   `json:"action,omitempty" jsonschema:"push (default: save local changes and reset them), list, show (the patch of a stash), apply, pop (apply, then drop unless it conflicts) or drop" enum:"push,list,show,apply,pop,drop"`
 	Message          string   `json:"message,omitempty" jsonschema:"push: the stash's message (default: WIP on <branch>: <commit>)"`
 	IncludeUntracked bool     `json:"include_untracked,omitempty" jsonschema:"push: also stash untracked (not ignored) files, and remove them"`
-	Paths            []string `json:"paths,omitempty" jsonschema:"push: stash only these files or directories"`
+	Paths            []string `json:"paths,omitempty" jsonschema:"push: stash only these files or directories (default: every changed file)"`
 	Index            int      `json:"index,omitempty" jsonschema:"show, apply, pop, drop: which stash, n of stash@{n} (default 0, the newest)"`
 }
 
