@@ -183,3 +183,12 @@ func TestGitMergeRefusals(t *testing.T) {
 	f.fails("git_merge", map[string]any{"repo_path": f.dir, "revision": "--output=x"}, "")
 	f.fails("git_merge", map[string]any{"repo_path": f.dir, "action": "abort"}, "no merge to abort")
 }
+
+func TestGitStatusSaysAMergeIsInProgress(t *testing.T) {
+	f := branchFixture(t, map[string]string{"a.txt": "one\n"}, map[string]string{"a.txt": "topic\n"}, map[string]string{"a.txt": "master\n"})
+	f.ok("git_merge", map[string]any{"repo_path": f.dir, "revision": "topic"}, nil)
+	text := f.ok("git_status", map[string]any{"repo_path": f.dir}, nil)
+	if !strings.Contains(text, "UU a.txt") || !strings.Contains(text, "A merge is in progress") {
+		t.Errorf("git_status during a conflicted merge:\n%s", text)
+	}
+}

@@ -33,7 +33,7 @@ func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.
 	if err != nil {
 		return nil, status.StatusOut{}, err
 	}
-	return textResult(status.Format(out)), out, nil
+	return textResult(status.Format(out) + inProgressNote(rp)), out, nil
 }
 
 // A ChangeFeed tells git_status what changed in a worktree since it last looked, so that a warm status
