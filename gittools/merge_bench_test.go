@@ -123,4 +123,3 @@ func mergeBenchHistory() []byte {
 	})
 	return buf.Bytes()
 }
-
