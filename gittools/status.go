@@ -34,7 +34,7 @@ func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.
 	if err != nil {
 		return nil, status.StatusOut{}, err
 	}
-	return textResult(status.Format(out)), out, nil
+	return textResult(status.Format(out) + inProgressNote(rp)), out, nil
 }
 
 // prescan computes rp's status in the background when the server opens the repository at start-up (see

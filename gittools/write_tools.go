@@ -61,6 +61,9 @@ func (r *Repos) registerWriteTools(s *mcp.Server) {
 	scope.AddTool(s, &mcp.Tool{Name: "git_init", Title: "Create a repository",
 		Description: "Create an empty git repository in a directory inside a root (the directory is created if missing).",
 		Annotations: writeHints(false, false)}, p, r.initRepo)
+	r.registerHistoryTools(s)
+	r.registerStashTool(s)
+	r.registerRestoreTool(s)
 }
 
 // writeHints are the annotations of a write tool.
@@ -170,10 +173,7 @@ func (r *Repos) checkout(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 }
 
 func (r *Repos) commitTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in writecmd.CommitArgs) (*mcp.CallToolResult, writecmd.CommitOut, error) {
-	msg := gitwrite.CleanMessage(in.Message)
-	if msg == "" {
-		return nil, writecmd.CommitOut{}, errors.New("empty commit message: give a message describing the change")
-	}
+	msg := gitwrite.CleanMessage(in.Message) // empty: CommitIndex takes a merge's message, or refuses
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
 	if err != nil {
 		return nil, writecmd.CommitOut{}, err

@@ -48,6 +48,9 @@ func TestTildePaths(t *testing.T) {
 	cases = append(cases,
 		toolCase{"move_file", map[string]any{"source": "a.txt", "destination": "~/moved.txt"}},
 		toolCase{"git_add", map[string]any{"files": []string{"~/a.txt"}}},
+		toolCase{"git_restore", map[string]any{"paths": []string{"~/a.txt"}}},
+		toolCase{"git_stash", map[string]any{"paths": []string{"~/a.txt"}}},
+		toolCase{"git_merge", map[string]any{"repo_path": "~/repo", "revision": "HEAD"}},
 	)
 	for _, c := range cases {
 		r := s.callTool(c.tool, c.args)

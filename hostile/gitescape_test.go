@@ -99,6 +99,13 @@ func TestGitDirLeavingRoot(t *testing.T) {
 				{"git_tag", map[string]any{"name": "hostile-tag"}},
 				{"git_checkout", map[string]any{"branch": "master"}},
 				{"git_reset", map[string]any{}},
+				{"git_merge", map[string]any{"revision": "HEAD"}},
+				{"git_merge", map[string]any{"action": "abort"}},
+				{"git_cherry_pick", map[string]any{"revisions": []string{"HEAD"}}},
+				{"git_revert", map[string]any{"revisions": []string{"HEAD"}}},
+				{"git_stash", map[string]any{"include_untracked": true}},
+				{"git_stash", map[string]any{"action": "list"}},
+				{"git_restore", map[string]any{"paths": []string{"."}}},
 			} {
 				c.args["repo_path"] = proj
 				r := s.callTool(c.tool, c.args)

@@ -31,8 +31,9 @@ func (c craftedRepo) evilTree(t *testing.T, name string, dir bool) {
 // Contract R1, trees: a commit whose tree holds a name git would never
 // write (.., ., .git, a slash, an absolute path, an empty name, a backslash
 // climbing out) is refused by git_checkout, with nothing written outside
-// the worktree or into .git, and by git_show and git_diff, which load it;
-// the repository stays usable.
+// the worktree or into .git, and by git_show and git_diff, which load it, and
+// by git_merge, git_cherry_pick and git_restore, which merge or read it; the
+// repository stays usable.
 func TestCraftedTrees(t *testing.T) {
 	t.Parallel()
 	names := []struct {
@@ -57,6 +58,10 @@ func TestCraftedTrees(t *testing.T) {
 		{"git_show", map[string]any{"revision": "evil"}},
 		{"git_diff", map[string]any{"target": "master..evil"}},
 		{"git_checkout", map[string]any{"branch": "evil"}},
+		{"git_merge", map[string]any{"revision": "evil"}},
+		{"git_merge", map[string]any{"revision": "evil", "ff": "never"}},
+		{"git_cherry_pick", map[string]any{"revisions": []string{"evil"}}},
+		{"git_restore", map[string]any{"paths": []string{"a.txt"}, "source": "evil"}},
 	}
 	for _, n := range names {
 		t.Run(n.label, func(t *testing.T) {

@@ -74,6 +74,7 @@ func definitions() []*mcp.Prompt {
 			Description: "Explain how a file evolved: its recent commits with patches are embedded.",
 			Arguments:   []*mcp.PromptArgument{withDescription(argFile, "The file whose history to explain: an absolute path, a file:// URI, or a path relative to the first root. It must be inside a Git repository.")},
 		},
+		resolveConflictsDef,
 	}
 }
 

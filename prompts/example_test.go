@@ -57,6 +57,7 @@ func Example() {
 	// Output:
 	// commit_message
 	// explain_history
+	// resolve_conflicts
 	// review_changes
 	// review_commit
 	// review_file

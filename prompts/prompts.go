@@ -116,11 +116,12 @@ func (ownFiles) MIMEType(_ string, head []byte, _ bool) string { return mimetype
 // Register adds every prompt to s.
 func (p *Prompts) Register(s *mcp.Server) {
 	handlers := map[string]func(context.Context, *mcp.GetPromptRequest, *roots.Scope) (*mcp.GetPromptResult, error){
-		"review_changes":  p.reviewChanges,
-		"review_commit":   p.reviewCommit,
-		"review_file":     p.reviewFile,
-		"commit_message":  p.commitMessage,
-		"explain_history": p.explainHistory,
+		"review_changes":    p.reviewChanges,
+		"review_commit":     p.reviewCommit,
+		"review_file":       p.reviewFile,
+		"commit_message":    p.commitMessage,
+		"explain_history":   p.explainHistory,
+		"resolve_conflicts": p.resolveConflicts,
 	}
 	for _, def := range definitions() {
 		h, ok := handlers[def.Name]

@@ -189,11 +189,12 @@ func TestList(t *testing.T) {
 		}
 	}
 	want := map[string][]string{
-		"review_changes":  {"repo_path", "staged", "base"},
-		"review_commit":   {"repo_path", "revision*"},
-		"review_file":     {"path*", "focus"},
-		"commit_message":  {"repo_path"},
-		"explain_history": {"path*"},
+		"review_changes":    {"repo_path", "staged", "base"},
+		"review_commit":     {"repo_path", "revision*"},
+		"review_file":       {"path*", "focus"},
+		"commit_message":    {"repo_path"},
+		"explain_history":   {"path*"},
+		"resolve_conflicts": {"repo_path"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("prompts mismatch (-want +got):\n%s", diff)

@@ -42,6 +42,9 @@ var mustName = map[string]string{
 	"git_add.files":               "what to stage: git add without a pathspec stages nothing",
 	"prompt:review_file.path":     "the file to review",
 	"prompt:explain_history.path": "the file whose history to explain",
+	"git_restore.paths":           "what to restore: discarding every change of the worktree at once is too easy to do by mistake",
+	"move_file.source":            "the file or directory to move (git_restore's source is a revision, defaulting to the index)",
+	"read_files.paths":            "the files to read (git_stash's paths narrow a stash, which defaults to every change)",
 }
 
 // schemaArg is one argument of a tool or prompt, as the schema rules see it.

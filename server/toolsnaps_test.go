@@ -185,14 +185,20 @@ var argumentContract = map[string][]string{
 	"git_tag":           {"repo_path", "name", "message", "revision"},
 	"git_init":          {"repo_path"},
 	"list_roots":        {},
+	"git_merge":         {"repo_path", "revision", "ff", "message", "conflict_style", "allow_unrelated_histories", "action"},
+	"git_cherry_pick":   {"repo_path", "revisions", "action", "no_commit"},
+	"git_revert":        {"repo_path", "revisions", "action", "no_commit"},
+	"git_stash":         {"repo_path", "action", "message", "include_untracked", "paths", "index"},
+	"git_restore":       {"repo_path", "paths", "source", "staged", "dry_run"},
 }
 
 var promptContract = map[string][]string{
-	"review_changes":  {"repo_path", "staged", "base"},
-	"review_commit":   {"repo_path", "revision"},
-	"review_file":     {"path", "focus"},
-	"commit_message":  {"repo_path"},
-	"explain_history": {"path"},
+	"review_changes":    {"repo_path", "staged", "base"},
+	"review_commit":     {"repo_path", "revision"},
+	"review_file":       {"path", "focus"},
+	"commit_message":    {"repo_path"},
+	"explain_history":   {"path"},
+	"resolve_conflicts": {"repo_path"},
 }
 
 func TestArgumentContract(t *testing.T) {

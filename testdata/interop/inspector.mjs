@@ -89,6 +89,9 @@ const values = {
   "git_reset.files": ["staged.txt"],
   "revision": "HEAD~1",
   "git_show.revision": "HEAD",
+  "git_merge.revision": "feature",
+  "revisions": ["HEAD"],
+  "git_restore.source": "HEAD~1",
   "start_line": 1, "end_line": 2, "head": 1, "tail": 1,
   "branch_type": "all",
   "branch": "feature",
@@ -121,12 +124,30 @@ const values = {
 // the fixture repository: making it again must be refused.
 const expectedErrors = {
   "git_init()": /already a git repository/,
+  // git_merge needs a revision, and git_cherry_pick and git_revert need revisions, except to abort or continue.
+  "git_merge()": /revision is empty/,
+  "git_cherry_pick()": /revisions is empty/,
+  "git_revert()": /revisions is empty/,
+  // The fixture has a staged file: picking or reverting a commit on top of it is refused (no_commit works).
+  "git_cherry_pick(revisions)": /staged changes/,
+  "git_cherry_pick(revisions, action)": /staged changes/,
+  "git_revert(revisions)": /staged changes/,
+  "git_revert(revisions, action)": /staged changes/,
 };
 
 // Optional arguments that only mean something with another one.
 const companions = {
   "git_tag.message": ["name"],
   "git_tag.revision": ["name"],
+  "git_merge.ff": ["revision"],
+  "git_merge.message": ["revision"],
+  "git_merge.conflict_style": ["revision"],
+  "git_merge.allow_unrelated_histories": ["revision"],
+  "git_merge.action": ["revision"],
+  "git_cherry_pick.action": ["revisions"],
+  "git_cherry_pick.no_commit": ["revisions"],
+  "git_revert.action": ["revisions"],
+  "git_revert.no_commit": ["revisions"],
 };
 
 function valueFor(tool, arg, schema, root) {

@@ -50,25 +50,38 @@ func CommitIndex(rp *repo.Repo, ctx context.Context, msg string) (CommitOut, err
 	if err != nil {
 		return CommitOut{}, fmt.Errorf("reading HEAD's commit: %w", err)
 	}
+	merging, mergeMsg, err := pendingMerge(rp)
+	if err != nil {
+		return CommitOut{}, err
+	}
+	if msg == "" {
+		msg = mergeMsg
+	}
+	if msg == "" {
+		return CommitOut{}, errors.New("empty commit message: give a message describing the change")
+	}
 	entries := ix.All()
 	tree, err := gitwrite.WriteTree(rp, entries)
 	if err != nil {
 		return CommitOut{}, fmt.Errorf("writing the tree: %w", err)
 	}
-	if parent != nil && parent.TreeHash == tree || parent == nil && len(entries) == 0 {
+	if len(merging) == 0 && (parent != nil && parent.TreeHash == tree || parent == nil && len(entries) == 0) {
 		return CommitOut{}, errors.New("nothing to commit: the index matches HEAD; stage changes with git_add first")
 	}
 	files, err := changedPaths(rp, ctx, parent, tree)
 	if err != nil {
 		return CommitOut{}, err
 	}
-	c, err := newCommit(rp, tree, parent, msg)
+	c, err := newCommit(rp, tree, parent, msg, merging...)
 	if err != nil {
 		return CommitOut{}, err
 	}
-	branch, err := advance(rp, head, parent, c.Hash, gitwrite.SummaryLine(msg))
+	branch, err := advance(rp, head, parent, c.Hash, gitwrite.SummaryLine(msg), len(merging) > 0)
 	if err != nil {
 		return CommitOut{}, err
+	}
+	if len(merging) > 0 {
+		endMerge(rp)
 	}
 	rp.Changed()
 	return CommitOut{Hash: c.Hash.String(), Short: c.Hash.String()[:repo.ShortLen], Branch: branch.Short(),
@@ -76,7 +89,7 @@ func CommitIndex(rp *repo.Repo, ctx context.Context, msg string) (CommitOut, err
 }
 
 // newCommit writes the commit object for tree with parent (nil for a root commit).
-func newCommit(rp *repo.Repo, tree plumbing.Hash, parent *object.Commit, msg string) (*object.Commit, error) {
+func newCommit(rp *repo.Repo, tree plumbing.Hash, parent *object.Commit, msg string, more ...plumbing.Hash) (*object.Commit, error) {
 	now := time.Now()
 	author, err := gitwrite.Signature(rp, "author", now)
 	if err != nil {
@@ -88,7 +101,7 @@ func newCommit(rp *repo.Repo, tree plumbing.Hash, parent *object.Commit, msg str
 	}
 	c := &object.Commit{Author: author, Committer: committer, Message: msg, TreeHash: tree}
 	if parent != nil {
-		c.ParentHashes = []plumbing.Hash{parent.Hash}
+		c.ParentHashes = append([]plumbing.Hash{parent.Hash}, more...)
 	}
 	obj := rp.Git.Storer.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {
@@ -102,7 +115,7 @@ func newCommit(rp *repo.Repo, tree plumbing.Hash, parent *object.Commit, msg str
 
 // advance moves HEAD's branch (or a detached HEAD) from parent to h, failing if someone else moved it
 // meanwhile, and logs the move as git does. It returns the branch that moved ("" when detached).
-func advance(rp *repo.Repo, head *plumbing.Reference, parent *object.Commit, h plumbing.Hash, subject string) (plumbing.ReferenceName, error) {
+func advance(rp *repo.Repo, head *plumbing.Reference, parent *object.Commit, h plumbing.Hash, subject string, merge bool) (plumbing.ReferenceName, error) {
 	name := plumbing.HEAD
 	if head.Type() == plumbing.SymbolicReference {
 		name = head.Target()
@@ -112,6 +125,9 @@ func advance(rp *repo.Repo, head *plumbing.Reference, parent *object.Commit, h p
 	if parent != nil {
 		old = plumbing.NewHashReference(name, parent.Hash)
 		from, logMsg = parent.Hash, "commit: "+subject
+		if merge {
+			logMsg = "commit (merge): " + subject
+		}
 	}
 	if err := gitwrite.UpdateRef(rp, plumbing.NewHashReference(name, h), old); err != nil {
 		return "", err

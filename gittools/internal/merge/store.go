@@ -1,0 +1,117 @@
+package merge
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+)
+
+// Store reads and writes the objects a merge needs. Objects are read through go-git's storer, so any
+// repository storage serves; trees with names git would never write are refused, and blobs are read only up
+// to MaxBlob bytes.
+type Store struct {
+	S       storer.EncodedObjectStorer
+	MaxBlob int64 // 0: DefaultMaxBlob
+}
+
+// DefaultMaxBlob is the largest file a merge reads: larger ones are merged only when one side kept the base.
+const DefaultMaxBlob = 64 << 20
+
+// ErrTooBig reports a file too large to merge line by line.
+type ErrTooBig struct {
+	Hash plumbing.Hash
+	Size int64
+}
+
+func (e *ErrTooBig) Error() string {
+	return fmt.Sprintf("blob %s is %d bytes, more than a merge reads", e.Hash.String()[:7], e.Size)
+}
+
+// Commit reads a commit.
+func (s *Store) Commit(h plumbing.Hash) (*object.Commit, error) {
+	return object.GetCommit(s.S, h)
+}
+
+// Tree reads a tree's entries; the zero hash is the empty tree.
+func (s *Store) Tree(h plumbing.Hash) ([]object.TreeEntry, error) {
+	if h.IsZero() {
+		return nil, nil
+	}
+	t, err := object.GetTree(s.S, h)
+	if err != nil {
+		return nil, fmt.Errorf("reading tree %s: %w", h.String()[:7], err)
+	}
+	for _, e := range t.Entries {
+		if !gitfmt.ValidPathComponent(e.Name) {
+			return nil, gitfmt.BadEntry("tree "+h.String()[:7], e.Name)
+		}
+	}
+	return t.Entries, nil
+}
+
+// Blob reads a blob whole, up to MaxBlob bytes.
+func (s *Store) Blob(h plumbing.Hash) ([]byte, error) {
+	o, err := s.S.EncodedObject(plumbing.BlobObject, h)
+	if err != nil {
+		return nil, fmt.Errorf("reading blob %s: %w", h.String()[:7], err)
+	}
+	limit := s.MaxBlob
+	if limit <= 0 {
+		limit = DefaultMaxBlob
+	}
+	if o.Size() > limit {
+		return nil, &ErrTooBig{Hash: h, Size: o.Size()}
+	}
+	r, err := o.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data := make([]byte, o.Size())
+	if _, err := io.ReadFull(r, data); err != nil {
+		return nil, fmt.Errorf("reading blob %s: %w", h.String()[:7], err)
+	}
+	return data, nil
+}
+
+// PutBlob stores data as a blob.
+func (s *Store) PutBlob(data []byte) (plumbing.Hash, error) {
+	o := s.S.NewEncodedObject()
+	o.SetType(plumbing.BlobObject)
+	o.SetSize(int64(len(data)))
+	w, err := o.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(data); err != nil {
+		w.Close()
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return s.put(o)
+}
+
+// PutTree stores a tree of entries (sorted here as git sorts them).
+func (s *Store) PutTree(entries []object.TreeEntry) (plumbing.Hash, error) {
+	sort.Sort(object.TreeEntrySorter(entries))
+	o := s.S.NewEncodedObject()
+	if err := (&object.Tree{Entries: entries}).Encode(o); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return s.put(o)
+}
+
+func (s *Store) put(o plumbing.EncodedObject) (plumbing.Hash, error) {
+	if s.S.HasEncodedObject(o.Hash()) == nil {
+		return o.Hash(), nil
+	}
+	return s.S.SetEncodedObject(o)
+}

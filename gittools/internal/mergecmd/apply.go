@@ -1,0 +1,98 @@
+package mergecmd
+
+// Putting a merge result into the worktree and the index: planned against HEAD's files first (refusing, with
+// nothing written, when local changes are in the way), then written without heeding cancellation, so that a
+// request cancelled part-way cannot leave half a merge behind.
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
+	"github.com/grove-mcp/grove/gittools/internal/merge"
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+	"github.com/grove-mcp/grove/gittools/internal/writecmd"
+)
+
+// FlatTree lists a tree's files.
+func FlatTree(rp *repo.Repo, ctx context.Context, tree plumbing.Hash) (map[string]gitwrite.BlobEntry, error) {
+	out := map[string]gitwrite.BlobEntry{}
+	return out, repo.WalkTree(rp, ctx, tree, "", repo.NewTreeBudget(), nil, func(p string, e object.TreeEntry) {
+		out[p] = gitwrite.BlobEntry{Hash: e.Hash, Mode: e.Mode}
+	})
+}
+
+// RequireCleanIndex fails when the index differs from HEAD's files (staged changes, or conflicts).
+func RequireCleanIndex(ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, what string) error {
+	if u := ix.Unmerged(); len(u) > 0 {
+		return fmt.Errorf("cannot %s: the index has unmerged paths (%v); resolve them first", what, u)
+	}
+	n := 0
+	for name := range ix.ByName {
+		e := ix.Entry(name)
+		if e == nil || e.IntentToAdd {
+			continue
+		}
+		n++
+		if b, ok := head[name]; !ok || b.Hash != e.Hash || b.Mode != e.Mode {
+			return fmt.Errorf("cannot %s: %s has staged changes; commit them or unstage them (git_reset) first", what, name)
+		}
+	}
+	if n != len(head) {
+		return fmt.Errorf("cannot %s: the index has staged deletions; commit them or unstage them (git_reset) first", what)
+	}
+	return nil
+}
+
+// Outcome is a merge result applied to the worktree and index.
+type Outcome struct {
+	Updated, Removed []string
+	Conflicts        []ConflictOut
+}
+
+// ApplyResult moves the worktree and index from HEAD's files to res, with conflict stages, and saves the index.
+func ApplyResult(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, res *merge.Result, what string) (Outcome, error) {
+	tgt, err := FlatTree(rp, ctx, res.Tree)
+	if err != nil {
+		return Outcome{}, err
+	}
+	move, err := writecmd.PlanTreeMove(rp, ctx, ix, head, tgt, what)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if err := ctx.Err(); err != nil {
+		return Outcome{}, err
+	}
+	ctx = context.WithoutCancel(ctx)
+	if err := move.Apply(rp, ctx, ix); err != nil {
+		return Outcome{}, fmt.Errorf("%s failed part-way; run git_status to see the worktree: %w", what, err)
+	}
+	out := Outcome{Updated: move.Written(), Removed: move.Removed()}
+	for _, c := range res.Conflicts {
+		var stages []*index.Entry
+		for i, e := range c.Stages {
+			if e.Present() {
+				stages = append(stages, &index.Entry{Hash: e.Hash, Mode: e.Mode, Stage: index.Stage(i + 1)})
+			}
+		}
+		ix.SetStages(c.Path, stages)
+		out.Conflicts = append(out.Conflicts, ConflictOut{Path: c.Path, Kind: string(c.Kind)})
+	}
+	if err := ix.Save(); err != nil {
+		return Outcome{}, err
+	}
+	rp.Changed()
+	return out, nil
+}
+
+// store is the merge engine's view of rp's objects.
+func store(rp *repo.Repo) *merge.Store {
+	return &merge.Store{S: rp.Git.Storer, MaxBlob: rp.MaxRead}
+}
+
+var _ = filemode.Regular
