@@ -27,8 +27,8 @@ func TestPlan(t *testing.T) {
 		{"abcd{3}", `"abc" & "bcd" & "cdd" & "ddd"`},
 		{"(abc)+", `"abc"`},
 		{"(abc)*", "+"},
-		{`\x{FFFD}abc`, `"abc"`},                // U+FFFD also matches invalid bytes
-		{`[^a]bcd`, `"bcd"`},                    // a negated class is any character
+		{`\x{FFFD}abc`, `"abc"`}, // U+FFFD also matches invalid bytes
+		{`[^a]bcd`, `"bcd"`},     // a negated class is any character
 		{"(?i)k12", `"k12" | ("\x84\xaa1" & "\xaa12" & "\xe2\x84\xaa")`}, // the Kelvin sign folds to k
 		{"中文", `"\xad\xe6\x96" & "\xb8\xad\xe6" & "\xe4\xb8\xad" & "\xe6\x96\x87"`},
 		{"[", "+"}, // unparsable
