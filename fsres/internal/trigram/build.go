@@ -110,12 +110,32 @@ type seen []uint64
 
 var seenPool = sync.Pool{New: func() any { s := make(seen, 1<<24/64); return &s }}
 
+// smallText is the size below which Trigrams sorts rather than use a 2 MiB set.
+const smallText = 16 << 10
+
 // Trigrams returns the distinct trigrams of data, case-folded as the index stores them (ASCII
-// letters lowered), appended to out in the order they first occur. Safe for concurrent use.
+// letters lowered), appended to out in no particular order. Safe for concurrent use.
 func Trigrams(data []byte, out []Trigram) []Trigram {
+	if len(data) < smallText {
+		return sortedTrigrams(data, out)
+	}
 	s := seenPool.Get().(*seen)
 	defer seenPool.Put(s)
 	return appendTrigrams(data, out, *s)
+}
+
+func sortedTrigrams(data []byte, out []Trigram) []Trigram {
+	if len(data) < 3 {
+		return out
+	}
+	start := len(out)
+	t := Trigram(foldByte(data[0]))<<8 | Trigram(foldByte(data[1]))
+	for _, c := range data[2:] {
+		t = (t<<8 | Trigram(foldByte(c))) & 0xFFFFFF
+		out = append(out, t)
+	}
+	slices.Sort(out[start:])
+	return append(out[:start], slices.Compact(out[start:])...)
 }
 
 func appendTrigrams(data []byte, out []Trigram, s seen) []Trigram {

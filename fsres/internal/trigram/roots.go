@@ -77,6 +77,8 @@ type Indexes struct {
 	mu     sync.Mutex // guards the fields below
 	roots  map[string]*rootIndex
 	closed bool
+
+	builds chan string // tests: gets the root of each build that ended, when not full
 }
 
 // rootIndex is one root's index and the state around it.

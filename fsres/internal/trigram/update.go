@@ -166,6 +166,14 @@ func (s *Indexes) build(ctx context.Context, r *rootIndex, tree Tree, old *Index
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.building = false
+	if s.builds != nil {
+		defer func() {
+			select {
+			case s.builds <- r.root:
+			default:
+			}
+		}()
+	}
 	if r.dropped {
 		return
 	}
