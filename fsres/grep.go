@@ -125,6 +125,9 @@ func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scop
 		return nil, GrepResult{}, err
 	}
 	tree := f.grepTree(base, single, keep, in.Glob)
+	if req.Candidate, err = f.candidates(ctx, base, single, req.Pattern); err != nil { // trigram index (fsres.go)
+		return nil, GrepResult{}, err
+	}
 	res, err := grep.Search(ctx, req, tree)
 	if err != nil {
 		return nil, GrepResult{}, roots.PublicError(shownArg(in.Path, base), err)

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -145,11 +144,11 @@ func warm(t testing.TB, s *Indexes, root string, tree Tree) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		ok, err := s.Search(context.Background(), root, tree, Plan("x"), nil, func(Match) {})
+		c, err := s.Search(context.Background(), root, tree, Plan("x"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ok {
+		if c != nil {
 			return
 		}
 		select {
@@ -163,17 +162,14 @@ func warm(t testing.TB, s *Indexes, root string, tree Tree) {
 // candidates returns the sorted candidate paths of pattern; ok as Search's.
 func candidates(t testing.TB, s *Indexes, root string, tree Tree, pattern string) ([]string, bool) {
 	t.Helper()
-	var out []string
-	ok, err := s.Search(context.Background(), root, tree, Plan(pattern), nil, func(m Match) {
-		if m.Candidate {
-			out = append(out, m.Path)
-		}
-	})
+	c, err := s.Search(context.Background(), root, tree, Plan(pattern))
 	if err != nil {
 		t.Fatal(err)
 	}
-	slices.Sort(out)
-	return out, ok
+	if c == nil {
+		return nil, false
+	}
+	return c.List(), true
 }
 
 func writeFiles(t testing.TB, root string, files map[string]string) {

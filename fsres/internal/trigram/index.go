@@ -216,6 +216,59 @@ func (x *Index) Query(q *Query, keep func(path string) bool, fn func(Match)) {
 	}
 }
 
+// Candidates is the answer to a query: which files may hold a match.
+type Candidates struct {
+	x    *Index
+	n    uint32   // ids at query time; later ones are unknown to the answer
+	bits []uint64 // by id: a candidate, or a skipped file
+}
+
+// Candidates evaluates q.
+func (x *Index) Candidates(q *Query) *Candidates {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	c := &Candidates{x: x, n: uint32(len(x.files)), bits: make([]uint64, (len(x.files)+63)/64)}
+	set := func(id uint32) { c.bits[id/64] |= 1 << (id % 64) }
+	if q.All() {
+		for id := range c.n {
+			set(id)
+		}
+		return c
+	}
+	for _, id := range x.eval(q, map[Trigram][]uint32{}) {
+		set(id)
+	}
+	for id, f := range x.files {
+		if f.skipped {
+			set(uint32(id))
+		}
+	}
+	return c
+}
+
+// May reports whether the file at path may hold a match: a candidate, a skipped file (binary or
+// too large: the searcher says what it is), or a file the index did not know when queried.
+func (c *Candidates) May(path string) bool {
+	c.x.mu.RLock()
+	id, ok := c.x.ids[path]
+	c.x.mu.RUnlock()
+	return !ok || id >= c.n || c.bits[id/64]&(1<<(id%64)) != 0
+}
+
+// List returns the live text files that may hold a match, sorted (skipped files left out).
+func (c *Candidates) List() []string {
+	c.x.mu.RLock()
+	defer c.x.mu.RUnlock()
+	var out []string
+	for id := range c.n {
+		if f := c.x.files[id]; c.bits[id/64]&(1<<(id%64)) != 0 && !f.dead && !f.skipped {
+			out = append(out, c.x.files[id].path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // eval returns the sorted ids (dead ones included) whose trigrams satisfy q; lists memoizes the
 // posting lists read.
 func (x *Index) eval(q *Query, lists map[Trigram][]uint32) []uint32 {

@@ -116,49 +116,47 @@ func NewIndexes(opts Options) *Indexes {
 	return &Indexes{opts: opts, log: log, roots: map[string]*rootIndex{}}
 }
 
-// Search calls fn for each file of root that keep accepts (nil: all), saying whether it may match q,
-// after bringing root's index up to date with every change made before the call. ok is false when
-// there is no index to answer from (none yet, one being built, events lost, too many changes): the
-// caller searches the tree itself. The first call for a root starts its build in the background.
-func (s *Indexes) Search(ctx context.Context, root string, tree Tree, q *Query, keep func(string) bool, fn func(Match)) (ok bool, err error) {
+// Search returns the files of root that may match q, after bringing root's index up to date with
+// every change made before the call. It returns nil when there is no index to answer from (none yet,
+// one being built, events lost, too many changes): the caller searches the tree itself. The first
+// call for a root starts its build in the background.
+func (s *Indexes) Search(ctx context.Context, root string, tree Tree, q *Query) (*Candidates, error) {
 	r := s.state(root, tree)
 	if r == nil {
-		return false, nil
+		return nil, nil
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.tree = tree
 	if r.x == nil || r.dropped {
 		s.startLocked(r, false)
-		return false, nil
+		return nil, nil
 	}
 	paths, lost, err := r.feed.Sync(ctx)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	if lost {
 		s.log.Debug("trigram index stale: events lost", "root", root)
 		s.dropLocked(r)
 		s.startLocked(r, false)
-		return false, nil
+		return nil, nil
 	}
 	switch s.apply(ctx, r, paths) {
 	case applyRebuild:
 		s.dropLocked(r)
 		s.startLocked(r, false)
-		return false, nil
+		return nil, nil
 	case applyRelist:
-		r.relist = true
 		s.startLocked(r, true)
-		return false, nil
+		return nil, nil
 	}
 	if r.x.Worn() {
 		s.dropLocked(r)
 		s.startLocked(r, false)
-		return false, nil
+		return nil, nil
 	}
-	r.x.Query(q, keep, fn)
-	return true, nil
+	return r.x.Candidates(q), nil
 }
 
 // state returns root's state, creating it (and starting its build) on first use; nil without a feed

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -75,7 +74,7 @@ func TestSearchFollowsChanges(t *testing.T) {
 	step("binary", func() { writeFiles(t, root, map[string]string{"dd/b.go": "beta\x00"}) }, "beta", []string(nil)...)
 	step("symlink", func() { os.Symlink(abs("moved.go"), abs("link.go")) }, "delta", "moved.go", "x/y/z.go")
 	step("fifo", func() {
-		if err := syscall.Mkfifo(abs("pipe.go"), 0o644); err != nil {
+		if err := mkfifo(abs("pipe.go")); err != nil {
 			t.Skip("no FIFOs here:", err)
 		}
 	}, "delta", "moved.go", "x/y/z.go")
