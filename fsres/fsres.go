@@ -270,6 +270,12 @@ func (f *Files) candidates(ctx context.Context, base roots.Loc, single bool, p *
 	return func(rel string) bool { return c.May(prefix + rel) }, nil
 }
 
+// WaitGrepIndex waits until the trigram index of the directory root is ready, or its build ended
+// without one, or ctx ends; it reports whether the index is ready. For tests and benchmarks.
+func (f *Files) WaitGrepIndex(ctx context.Context, root string) bool {
+	return f.grams != nil && f.grams.Wait(ctx, root)
+}
+
 // GrepIndex describes the trigram index grep keeps for one root.
 type GrepIndex struct {
 	State     string        `json:"state" jsonschema:"ready, building, stale, or why there is none (a memory cap)"`

@@ -94,6 +94,7 @@ type rootIndex struct {
 	failed   error // why no index is kept (memory cap); cleared when the state is dropped as idle
 	built    time.Duration
 	stop     context.CancelFunc
+	done     chan struct{} // closed when the build under way ends
 	idle     *time.Timer
 	dropped  bool
 }
@@ -191,7 +192,7 @@ func (s *Indexes) startLocked(r *rootIndex, relist bool) {
 		return
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	r.building, r.stop = true, cancel
+	r.building, r.stop, r.done = true, cancel, make(chan struct{})
 	old := r.x
 	if !relist {
 		s.dropLocked(r)
@@ -213,6 +214,30 @@ func (s *Indexes) startLocked(r *rootIndex, relist bool) {
 		defer cancel()
 		s.build(ctx, r, tree, old)
 	})
+}
+
+// Wait waits until root has an index ready, or no build is under way (none started, or the last one
+// failed), or ctx ends; it reports whether an index is ready. Benchmarks and tests use it to warm up.
+func (s *Indexes) Wait(ctx context.Context, root string) bool {
+	for {
+		s.mu.Lock()
+		r := s.roots[root]
+		s.mu.Unlock()
+		if r == nil {
+			return false
+		}
+		r.mu.Lock()
+		ready, building, done := r.x != nil, r.building, r.done
+		r.mu.Unlock()
+		if ready || !building {
+			return ready
+		}
+		select {
+		case <-done:
+		case <-ctx.Done():
+			return false
+		}
+	}
 }
 
 // dropLocked forgets r's index, giving back its memory. r.mu held.

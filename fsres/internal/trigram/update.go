@@ -166,6 +166,7 @@ func (s *Indexes) build(ctx context.Context, r *rootIndex, tree Tree, old *Index
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.building = false
+	defer close(r.done)
 	if s.builds != nil {
 		defer func() {
 			select {
