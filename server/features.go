@@ -153,12 +153,12 @@ func (s *Server) startWatching() error {
 		s.files.Invalidate(worktree) // the index decides which files are tracked, hence never ignored
 	}
 	s.notify = n
-	s.repos.SetChanges(statusFeed{w}) // warm git_status
+	s.repos.SetChanges(statusFeed{w})                                                              // warm git_status
 	s.files.SetChanges(func(dir string) fsres.DirChanges { return feedChanges{w.Subscribe(dir)} }) // grep's trigram index
 	s.watchStatus = n.status
 	s.watcher = newRootsWatcher(w, n.health, s.logger.With("component", "watch"))
 	s.closer = append(s.closer, n.close, s.watcher.close) // the worker stops first
-	s.closer = append(s.closer, s.files.Close) // index builds stop before the watcher they sync with
+	s.closer = append(s.closer, s.files.Close)            // index builds stop before the watcher they sync with
 	go n.run()
 	s.client.onChange = s.rootsChanged
 	s.background.start = func() { s.rootsChanged(context.Background(), nil, s.set.Scope()) }
