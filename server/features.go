@@ -153,8 +153,9 @@ func (s *Server) startWatching() error {
 		s.files.Invalidate(worktree) // the index decides which files are tracked, hence never ignored
 	}
 	s.notify = n
-	s.repos.SetChanges(statusFeed{w})                                                              // warm git_status
-	s.files.SetChanges(func(dir string) fsres.DirChanges { return feedChanges{w.Subscribe(dir)} }) // grep's trigram index
+	s.repos.SetChanges(statusFeed{w}) // warm git_status
+	// grep's trigram indexes
+	s.files.SetChanges(func(dir string) fsres.DirChanges { return feedChanges{w.Subscribe(dir)} })
 	s.watchStatus = n.status
 	s.watcher = newRootsWatcher(w, n.health, s.logger.With("component", "watch"))
 	s.closer = append(s.closer, n.close, s.watcher.close) // the worker stops first
