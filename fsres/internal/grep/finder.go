@@ -9,20 +9,22 @@ import (
 const maxStreams = 8
 
 // finder finds where one of a set of literals occurs in a buffer. Each
-// needle searches with the SIMD-backed bytes.Index or bytes.IndexByte and
-// remembers its next hit, so a buffer is read once per needle, whatever
-// the number of candidates.
+// needle looks for its rarest byte with the SIMD-backed bytes.IndexByte
+// (in both cases if caseless), compares the literal around each hit, and
+// remembers its next hit, so a buffer is read once per needle and case,
+// whatever the number of candidates. Anchoring on a rare byte rather than
+// the first (as bytes.Index does) saves most false starts: in C, "s"
+// starts a false candidate every 20 bytes, "b" every 70.
 type finder struct {
 	needles []needle
 }
 
-// needle is one literal. A caseless one searches for its rarest byte in
-// both cases and compares the rest around each hit.
+// needle is one literal.
 type needle struct {
 	lit    []byte // lower case when fold
 	fold   bool
-	anchor int     // offset in lit of the byte searched for (fold only)
-	cases  [2]byte // that byte in lower and upper case; equal if not a letter
+	anchor int     // offset in lit of the byte searched for
+	cases  [2]byte // that byte in lower and upper case; equal if not a letter or not fold
 }
 
 // newFinder returns a finder for lits, or nil when they are too many to
@@ -35,14 +37,15 @@ func newFinder(lits literals) *finder {
 	streams := 0
 	for _, s := range lits.strs {
 		n := needle{lit: []byte(s), fold: lits.fold}
-		streams++
+		n.anchor = rarest(n.lit)
+		c := n.lit[n.anchor]
+		n.cases = [2]byte{c, c}
 		if n.fold {
-			n.anchor = rarest(n.lit)
-			c := n.lit[n.anchor]
-			n.cases = [2]byte{c, upper(c)}
-			if n.cases[0] != n.cases[1] {
-				streams++
-			}
+			n.cases[1] = upper(c)
+		}
+		streams++
+		if n.cases[0] != n.cases[1] {
+			streams++
 		}
 		f.needles = append(f.needles, n)
 	}
@@ -91,12 +94,6 @@ func (c *cursor) find(from int) int {
 // search finds needle i at or after from; len(data) means nowhere.
 func (c *cursor) search(i, from int) int {
 	n := &c.f.needles[i]
-	if !n.fold {
-		if j := bytes.Index(c.data[from:], n.lit); j >= 0 {
-			return from + j
-		}
-		return len(c.data)
-	}
 	for start := from; start+len(n.lit) <= len(c.data); {
 		at := c.anchorAt(i, 1, start+n.anchor)
 		if n.cases[0] != n.cases[1] {
@@ -106,7 +103,7 @@ func (c *cursor) search(i, from int) int {
 			break
 		}
 		s := at - n.anchor
-		if s+len(n.lit) <= len(c.data) && equalFold(c.data[s:s+len(n.lit)], n.lit) {
+		if s >= from && s+len(n.lit) <= len(c.data) && n.equal(c.data[s:s+len(n.lit)]) {
 			return s
 		}
 		start = s + 1
@@ -129,6 +126,13 @@ func (c *cursor) anchorAt(i, k, from int) int {
 	}
 	c.next[i][k] = at
 	return at
+}
+
+func (n *needle) equal(text []byte) bool {
+	if n.fold {
+		return equalFold(text, n.lit)
+	}
+	return bytes.Equal(text, n.lit)
 }
 
 // equalFold compares text with lit (lower case) ignoring ASCII case.

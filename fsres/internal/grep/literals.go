@@ -161,9 +161,6 @@ func classInfo(re *syntax.Regexp, fold bool) info {
 			return info{assert: true}
 		}
 		for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
-			if fold && !asciiFold(r) {
-				return info{assert: true}
-			}
 			c := r
 			if fold {
 				c = asciiLower(r)
@@ -182,19 +179,25 @@ func classInfo(re *syntax.Regexp, fold bool) info {
 	return in
 }
 
-// classIsFolded reports whether every letter of the class comes with all
-// its case variants, as (?i) makes it.
+// classIsFolded reports whether every ASCII letter of the class comes with
+// its other case, so that comparing caselessly finds no more than the
+// class: (?i)a is [Aa], but [a] under folding is not exact.
 func classIsFolded(re *syntax.Regexp) bool {
 	for i := 0; i+1 < len(re.Rune); i += 2 {
 		for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
-			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-				if !inClass(re.Rune, f) {
-					return false
-				}
+			if r < utf8.RuneSelf && isLetter(r) && !inClass(re.Rune, swapCase(r)) {
+				return false
 			}
 		}
 	}
 	return true
+}
+
+func swapCase(r rune) rune {
+	if 'a' <= r && r <= 'z' {
+		return r - ('a' - 'A')
+	}
+	return asciiLower(r)
 }
 
 func inClass(ranges []rune, r rune) bool {
