@@ -243,31 +243,44 @@ func (f *Files) Close() error {
 	return nil
 }
 
-// candidates returns grep's candidate filter for a search of the directory base, from its root's
-// trigram index; nil when the index cannot narrow the search or is not ready (the first call
-// starts its build).
-func (f *Files) candidates(ctx context.Context, base roots.Loc, single bool, p *grep.Pattern) (func(rel string) bool, error) {
+// useIndex lets a grep of the directory base use its root's trigram index: the files it lists
+// (the walk's files, kept current by the watcher) replace the walk, and the files it rules out are
+// not read. It leaves req and tree alone when the index cannot narrow the search or is not ready
+// (the first call starts its build).
+func (f *Files) useIndex(ctx context.Context, base roots.Loc, single bool, keep func(string) bool, req *grep.Request, tree *grep.Tree) error {
 	if f.grams == nil || single || base.Root.File {
-		return nil, nil
+		return nil
 	}
-	q := trigram.PlanSyntax(p.Syntax)
+	q := trigram.PlanSyntax(req.Pattern.Syntax)
 	if q.All() {
-		return nil, nil
+		return nil
 	}
 	m, err := f.matcher(base.Root)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
-	tree := trigram.DirTree{FS: base.FS(), Matcher: m, MaxRead: f.opts.MaxReadBytes}
-	c, err := f.grams.Search(ctx, base.Root.Path, tree, q)
+	c, err := f.grams.Search(ctx, base.Root.Path, trigram.DirTree{FS: base.FS(), Matcher: m, MaxRead: f.opts.MaxReadBytes}, q)
 	if c == nil || err != nil {
-		return nil, err
+		return err
 	}
-	if base.Rel == "." {
-		return c.May, nil
+	prefix := ""
+	if base.Rel != "." {
+		prefix = base.Rel + "/"
 	}
-	prefix := base.Rel + "/"
-	return func(rel string) bool { return c.May(prefix + rel) }, nil
+	req.Candidate = func(rel string) bool { return c.May(prefix + rel) }
+	tree.Walk = func(ctx context.Context, visit func(string) error) error {
+		return c.Walk(base.Rel, func(p string) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rel := p[len(prefix):]
+			if keep != nil && !keep(rel) {
+				return nil
+			}
+			return visit(rel)
+		})
+	}
+	return nil
 }
 
 // WaitGrepIndex waits until the trigram index of the directory root is ready, or its build ended

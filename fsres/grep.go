@@ -125,7 +125,7 @@ func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scop
 		return nil, GrepResult{}, err
 	}
 	tree := f.grepTree(base, single, keep, in.Glob)
-	if req.Candidate, err = f.candidates(ctx, base, single, req.Pattern); err != nil { // trigram index (fsres.go)
+	if err := f.useIndex(ctx, base, single, keep, &req, &tree); err != nil { // trigram index (fsres.go)
 		return nil, GrepResult{}, err
 	}
 	res, err := grep.Search(ctx, req, tree)

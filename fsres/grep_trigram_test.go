@@ -134,6 +134,15 @@ func TestGrepIndexedEqualsCold(t *testing.T) {
 		os.Remove(filepath.Join(root, filepath.FromSlash(names[i])))
 		j := r.IntN(len(names))
 		os.Rename(filepath.Join(root, filepath.FromSlash(names[j])), filepath.Join(root, fmt.Sprintf("moved%d.txt", round)))
+		switch round {
+		case 1:
+			writeFile(t, root, ".gitignore", "ignored/\nd3/\n")
+		case 2:
+			writeFile(t, root, "d1/.gitignore", "*.txt\n!f1*.txt\n")
+		case 4:
+			writeFile(t, root, ".gitignore", "ignored/\n")
+			os.Remove(filepath.Join(root, "d1", ".gitignore"))
+		}
 		if round == 3 {
 			writeFile(t, root, names[0], "alpha\x00now binary")
 			os.RemoveAll(filepath.Join(root, "d4", "e1"))

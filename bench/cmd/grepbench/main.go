@@ -46,6 +46,7 @@ func main() {
 	copies := flag.Int("copies", 0, "copy the tree this many times below -out and search that")
 	out := flag.String("out", "/tmp/grepbench-tree", "where -copies puts the copies")
 	only := flag.String("only", "", "run only the patterns whose class contains this")
+	warm := flag.Bool("warm", false, "one grove process for every call, timed once its trigram index is ready (see warm.go)")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("grepbench: ")
@@ -57,6 +58,12 @@ func main() {
 		}
 		log.Printf("%s: %d files, %.2f GB", *out, files, float64(size)/1e9)
 		dir, repo = *out, false
+	}
+	if *warm {
+		if err := runWarm(context.Background(), *grove, dir, repo, *reps, *only, os.Stdout); err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	if err := run(context.Background(), *grove, dir, repo, *reps, *only); err != nil {
 		log.Fatal(err)

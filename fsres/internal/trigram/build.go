@@ -79,6 +79,11 @@ func (b *Builder) Bytes() int64 { return b.bytes }
 // Seal returns the index of the files added. The Builder must not be used after.
 func (b *Builder) Seal() *Index {
 	x := &Index{maxBytes: b.maxBytes, files: b.files, ids: b.ids, extra: map[Trigram][]uint32{}, text: b.text, pathLen: b.pathLen}
+	x.order = make([]string, 0, len(b.files))
+	for _, f := range b.files {
+		x.order = append(x.order, f.path)
+	}
+	slices.SortFunc(x.order, comparePaths)
 	x.keys = make([]Trigram, 0, len(b.lists))
 	total := 0
 	for t, p := range b.lists {

@@ -23,6 +23,7 @@ type Index struct {
 	mu      sync.RWMutex // guards all fields below
 	files   []file       // by id
 	ids     map[string]uint32
+	order   []string // the live paths in walk order
 	keys    []Trigram // sealed postings: sorted trigrams,
 	offs    []uint32  // their lists' starts in data (len(keys)+1 entries),
 	data    []byte    // and the lists
@@ -74,7 +75,7 @@ func (x *Index) statsLocked() Stats {
 			st.Files++
 		}
 	}
-	st.Bytes = int64(len(x.data)) + int64(4*len(x.offs)+4*len(x.keys)) + x.pathLen +
+	st.Bytes = int64(len(x.data)) + int64(4*len(x.offs)+4*len(x.keys)+16*len(x.order)) + x.pathLen +
 		int64(len(x.files)*fileCost) + int64(len(x.ids)*mapEntryCost) +
 		int64(len(x.extra)*(mapEntryCost+24)+4*x.extraN)
 	return st
@@ -96,6 +97,7 @@ func (x *Index) Update(path string, data []byte, skipped bool) error {
 	id := uint32(len(x.files))
 	x.files = append(x.files, file{path: path, size: int64(len(data)), skipped: skipped})
 	x.ids[path] = id
+	x.order = insertOrdered(x.order, path)
 	x.pathLen += int64(len(path))
 	if !skipped {
 		x.text += int64(len(data))
@@ -142,6 +144,7 @@ func (x *Index) removeLocked(path string) {
 		return
 	}
 	delete(x.ids, path)
+	x.order = deleteOrdered(x.order, path)
 	f := &x.files[id]
 	f.dead = true
 	x.dead++
@@ -253,6 +256,25 @@ func (c *Candidates) May(path string) bool {
 	id, ok := c.x.ids[path]
 	c.x.mu.RUnlock()
 	return !ok || id >= c.n || c.bits[id/64]&(1<<(id%64)) != 0
+}
+
+// Walk calls fn with the live files at or below dir ("." for all) in walk order, as they were
+// when the query ran; fn may stop the walk by returning an error, which Walk returns.
+func (c *Candidates) Walk(dir string, fn func(path string) error) error {
+	c.x.mu.RLock()
+	var paths []string
+	for _, p := range c.x.order {
+		if Within(p, dir) && p != dir {
+			paths = append(paths, p)
+		}
+	}
+	c.x.mu.RUnlock()
+	for _, p := range paths {
+		if err := fn(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // List returns the live text files that may hold a match, sorted (skipped files left out).
