@@ -23,7 +23,7 @@ type Index struct {
 	mu      sync.RWMutex // guards all fields below
 	files   []file       // by id
 	ids     map[string]uint32
-	order   []string // the live paths in walk order
+	order   []string  // the live paths in walk order
 	keys    []Trigram // sealed postings: sorted trigrams,
 	offs    []uint32  // their lists' starts in data (len(keys)+1 entries),
 	data    []byte    // and the lists
