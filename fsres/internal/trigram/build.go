@@ -17,7 +17,11 @@ type Builder struct {
 	maxBytes int64
 	files    []file
 	ids      map[string]uint32
-	lists    map[Trigram]*posting
+	// A trigram's posting is posts[n-1], where n is dense[t] for a trigram of three ASCII bytes (most
+	// of source code's: an array lookup, not a map's) and sparse[t] for the others.
+	dense    []int32
+	sparse   map[Trigram]int32
+	posts    []posting
 	bytes    int64 // the estimate Stats would give, plus slack in the lists
 	text     int64
 	pathLen  int64
@@ -28,12 +32,19 @@ type posting struct {
 	buf  []byte
 }
 
-// postingCost is a list's overhead while building: its map entry, the posting and a slice header.
-const postingCost = mapEntryCost + 40
+// postingCost is a list's overhead while building: the posting with its slice header, and room for
+// the slice of postings to grow. The dense table (8 MiB while building) is not counted: it is gone
+// once the index is sealed.
+const postingCost = 64
+
+// asciiTrigram reports whether t's three bytes are ASCII, and its slot in the dense table.
+func asciiTrigram(t Trigram) (int, bool) {
+	return int(t>>16)<<14 | int(t>>8&0x7f)<<7 | int(t&0x7f), t&0x808080 == 0
+}
 
 // NewBuilder returns a Builder whose index may hold at most maxBytes (0: no cap).
 func NewBuilder(maxBytes int64) *Builder {
-	return &Builder{maxBytes: maxBytes, ids: map[string]uint32{}, lists: map[Trigram]*posting{}}
+	return &Builder{maxBytes: maxBytes, ids: map[string]uint32{}, dense: make([]int32, 1<<21), sparse: map[Trigram]int32{}}
 }
 
 // Add records the file at path (each path once) with the distinct trigrams of its text, or as
@@ -53,24 +64,40 @@ func (b *Builder) Add(path string, grams []Trigram, size int64, skipped bool) er
 	}
 	var tmp [binary.MaxVarintLen32]byte
 	for _, t := range grams {
-		p := b.lists[t]
-		if p == nil {
-			p = &posting{}
-			b.lists[t] = p
-			b.bytes += postingCost
-			// The first id is stored as is (a delta from 0).
-		}
-		n := binary.PutUvarint(tmp[:], uint64(id-p.last))
+		p := b.posting(t)
+		n := binary.PutUvarint(tmp[:], uint64(id-p.last)) // the first id is a delta from 0
 		before := cap(p.buf)
 		p.buf = append(p.buf, tmp[:n]...)
 		b.bytes += int64(cap(p.buf) - before)
 		p.last = id
 	}
 	if b.maxBytes > 0 && b.bytes > b.maxBytes {
-		b.lists, b.files, b.ids = nil, nil, nil
+		b.dense, b.sparse, b.posts, b.files, b.ids = nil, nil, nil, nil, nil
 		return ErrTooLarge
 	}
 	return nil
+}
+
+// posting returns t's posting, adding an empty one the first time.
+func (b *Builder) posting(t Trigram) *posting {
+	slot, ascii := asciiTrigram(t)
+	var n int32
+	if ascii {
+		n = b.dense[slot]
+	} else {
+		n = b.sparse[t]
+	}
+	if n == 0 {
+		b.posts = append(b.posts, posting{})
+		n = int32(len(b.posts))
+		if ascii {
+			b.dense[slot] = n
+		} else {
+			b.sparse[t] = n
+		}
+		b.bytes += postingCost
+	}
+	return &b.posts[n-1]
 }
 
 // Bytes is the memory the Builder holds now (an estimate).
@@ -84,22 +111,36 @@ func (b *Builder) Seal() *Index {
 		x.order = append(x.order, f.path)
 	}
 	slices.SortFunc(x.order, comparePaths)
-	x.keys = make([]Trigram, 0, len(b.lists))
-	total := 0
-	for t, p := range b.lists {
-		x.keys = append(x.keys, t)
-		total += len(p.buf)
+	type entry struct {
+		t Trigram
+		n int32
 	}
-	slices.Sort(x.keys)
-	x.offs = make([]uint32, 0, len(x.keys)+1)
+	entries := make([]entry, 0, len(b.posts))
+	total := 0
+	for slot, n := range b.dense {
+		if n != 0 {
+			entries = append(entries, entry{Trigram(slot>>14)<<16 | Trigram(slot>>7&0x7f)<<8 | Trigram(slot&0x7f), n})
+			total += len(b.posts[n-1].buf)
+		}
+	}
+	for t, n := range b.sparse {
+		entries = append(entries, entry{t, n})
+		total += len(b.posts[n-1].buf)
+	}
+	b.dense, b.sparse = nil, nil
+	slices.SortFunc(entries, func(a, b entry) int { return int(a.t) - int(b.t) })
+	x.keys = make([]Trigram, 0, len(entries))
+	x.offs = make([]uint32, 0, len(entries)+1)
 	x.data = make([]byte, 0, total)
-	for _, t := range x.keys {
+	for _, e := range entries {
+		x.keys = append(x.keys, e.t)
 		x.offs = append(x.offs, uint32(len(x.data)))
-		x.data = append(x.data, b.lists[t].buf...)
-		delete(b.lists, t) // let the collector take the list now
+		p := &b.posts[e.n-1]
+		x.data = append(x.data, p.buf...)
+		p.buf = nil // let the collector take the list now
 	}
 	x.offs = append(x.offs, uint32(len(x.data)))
-	b.lists, b.files, b.ids = nil, nil, nil
+	b.posts, b.files, b.ids = nil, nil, nil
 	if x.ids == nil {
 		x.ids = map[string]uint32{}
 	}

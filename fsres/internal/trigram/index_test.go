@@ -140,3 +140,19 @@ func TestBuilderCap(t *testing.T) {
 		t.Fatalf("Update past the cap: err = %v, want ErrTooLarge", err)
 	}
 }
+
+// TestTrigramsLarge checks the large-text path (a reused bit set) against the small one (sorting).
+func TestTrigramsLarge(t *testing.T) {
+	var text []byte
+	for i := range 3 * smallText {
+		text = append(text, "aB\xe2\x84\xaaz é\n\x00\xff"[(i*7)%14], byte(i*31))
+	}
+	large := Trigrams(text, nil)
+	slices.Sort(large)
+	if small := sortedTrigrams(text, nil); !slices.Equal(large, small) {
+		t.Fatalf("large path: %d trigrams, small path: %d", len(large), len(small))
+	}
+	if again := Trigrams(text, nil); len(again) != len(large) { // the set was left empty
+		t.Fatalf("second call: %d trigrams, want %d", len(again), len(large))
+	}
+}
