@@ -19,12 +19,12 @@ type Builder struct {
 	ids      map[string]uint32
 	// A trigram's posting is posts[n-1], where n is dense[t] for a trigram of three ASCII bytes (most
 	// of source code's: an array lookup, not a map's) and sparse[t] for the others.
-	dense    []int32
-	sparse   map[Trigram]int32
-	posts    []posting
-	bytes    int64 // the estimate Stats would give, plus slack in the lists
-	text     int64
-	pathLen  int64
+	dense   []int32
+	sparse  map[Trigram]int32
+	posts   []posting
+	bytes   int64 // the estimate Stats would give, plus slack in the lists
+	text    int64
+	pathLen int64
 }
 
 type posting struct {
