@@ -142,6 +142,11 @@ func watched(t testing.TB, root string, opts Options) *Indexes {
 // warm searches root until its index answers (the first search starts the build).
 func warm(t testing.TB, s *Indexes, root string, tree Tree) {
 	t.Helper()
+	warmWithin(t, s, root, tree, timeout)
+}
+
+func warmWithin(t testing.TB, s *Indexes, root string, tree Tree, timeout time.Duration) {
+	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
 		c, err := s.Search(context.Background(), root, tree, Plan("x"))
