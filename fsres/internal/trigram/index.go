@@ -75,10 +75,15 @@ func (x *Index) statsLocked() Stats {
 			st.Files++
 		}
 	}
-	st.Bytes = int64(len(x.data)) + int64(4*len(x.offs)+4*len(x.keys)+16*len(x.order)) + x.pathLen +
+	st.Bytes = x.bytesLocked()
+	return st
+}
+
+// bytesLocked is the memory estimate of Stats, in constant time.
+func (x *Index) bytesLocked() int64 {
+	return int64(len(x.data)) + int64(4*len(x.offs)+4*len(x.keys)+16*len(x.order)) + x.pathLen +
 		int64(len(x.files)*fileCost) + int64(len(x.ids)*mapEntryCost) +
 		int64(len(x.extra)*(mapEntryCost+24)+4*x.extraN)
-	return st
 }
 
 // Update records the current content of the file at path: its text, or skipped (binary or too large,
@@ -91,7 +96,7 @@ func (x *Index) Update(path string, data []byte, skipped bool) error {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	x.removeLocked(path)
-	if x.maxBytes > 0 && x.statsLocked().Bytes+int64(4*len(grams)+len(path)+fileCost) > x.maxBytes {
+	if x.maxBytes > 0 && x.bytesLocked()+int64(4*len(grams)+len(path)+fileCost) > x.maxBytes {
 		return ErrTooLarge
 	}
 	id := uint32(len(x.files))

@@ -89,6 +89,7 @@ type rootIndex struct {
 	mu       sync.Mutex // guards the fields below; held by a grep while it syncs and queries
 	tree     Tree
 	x        *Index // nil while none is ready
+	counted  int64  // x's bytes as added to Indexes.used when it was installed
 	building bool
 	relist   bool  // the next build keeps x's content and re-walks the tree for its file list
 	failed   error // why no index is kept (memory cap); cleared when the state is dropped as idle
@@ -198,7 +199,8 @@ func (s *Indexes) startLocked(r *rootIndex, relist bool) {
 		s.dropLocked(r)
 		old = nil
 	} else if old != nil {
-		s.used.Add(-old.Stats().Bytes) // counted again when the relist ends
+		s.used.Add(-r.counted) // counted again when the relist ends
+		r.counted = 0
 	}
 	r.x, r.relist = nil, false
 	tree := r.tree
@@ -243,8 +245,8 @@ func (s *Indexes) Wait(ctx context.Context, root string) bool {
 // dropLocked forgets r's index, giving back its memory. r.mu held.
 func (s *Indexes) dropLocked(r *rootIndex) {
 	if r.x != nil {
-		s.used.Add(-r.x.Stats().Bytes)
-		r.x = nil
+		s.used.Add(-r.counted)
+		r.x, r.counted = nil, 0
 	}
 }
 

@@ -194,7 +194,7 @@ func (s *Indexes) build(ctx context.Context, r *rootIndex, tree Tree, old *Index
 		s.log.Info("trigram index not kept: total memory cap reached", "root", r.root, "cap", s.opts.Total)
 		return
 	}
-	r.x, r.built = x, time.Since(start)
+	r.x, r.counted, r.built = x, b, time.Since(start)
 	s.log.Debug("trigram index built", "root", r.root, "took", r.built, "files", x.Stats().Files, "bytes", b)
 }
 
