@@ -220,7 +220,12 @@ func TestSearchIdleDrop(t *testing.T) {
 	writeFiles(t, root, map[string]string{"a.go": "alpha"})
 	s, feed := fakeIndexes(t, Options{Idle: 50 * time.Millisecond})
 	tree := newTree(root)
-	warm(t, s, root, tree)
+	candidates(t, s, root, tree, "alpha") // starts the build
+	select {
+	case <-s.builds:
+	case <-time.After(timeout):
+		t.Fatal("the build did not end")
+	}
 	deadline := time.Now().Add(timeout)
 	for len(s.Stats()) > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
