@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -152,17 +153,29 @@ func relPath(root, p string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
+// freeAfter is the index size past which a build returns its garbage to the system at once.
+const freeAfter = 64 << 20
+
 // errUncovered: some directory walked by a build was not watched all along.
 var errUncovered = errors.New("trigram index: directories were not watched during the build")
 
 // build makes r's index (from scratch, or by walking again for the file list of old) and installs
-// it. A build that walked directories not yet watched runs once more: they are watched by then.
+// it. A build that walked directories not yet watched runs once more from scratch: they are watched
+// by then.
 func (s *Indexes) build(ctx context.Context, r *rootIndex, tree Tree, old *Index) {
 	start := time.Now()
 	x, err := s.buildOnce(ctx, r, tree, old)
 	if errors.Is(err, errUncovered) {
-		x, err = s.buildOnce(ctx, r, tree, x)
+		// Files below those directories may have changed unseen after they were read: read all
+		// again, now that every directory is watched.
+		x, err = s.buildOnce(ctx, r, tree, nil)
 	}
+	free := false
+	defer func() {
+		if free {
+			debug.FreeOSMemory()
+		}
+	}()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.building = false
@@ -195,6 +208,9 @@ func (s *Indexes) build(ctx context.Context, r *rootIndex, tree Tree, old *Index
 		return
 	}
 	r.x, r.counted, r.built = x, b, time.Since(start)
+	// A build leaves up to twice its index in garbage (lists grown by doubling, then copied into one
+	// array): give it back now (after r.mu is released) rather than hold it until the heap grows again.
+	free = b >= freeAfter
 	s.log.Debug("trigram index built", "root", r.root, "took", r.built, "files", x.Stats().Files, "bytes", b)
 }
 
