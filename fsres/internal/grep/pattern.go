@@ -49,6 +49,7 @@ type Pattern struct {
 	Multiline bool
 
 	re   *regexp.Regexp
+	prog *syntax.Prog // for the line DFA (not multiline)
 	lits literals // what every match contains; empty when nothing is known
 	pure bool     // a hit of lits is a match of the whole line: no regex needed
 	find *finder  // searches for lits; nil when there are none or too many
@@ -95,6 +96,11 @@ func Compile(expr string, o Options) (*Pattern, error) {
 		return nil, fmt.Errorf("bad pattern: %w", err)
 	}
 	p := &Pattern{Syntax: re, Flags: flags, Multiline: o.Multiline, re: compiled}
+	if !o.Multiline {
+		if p.prog, err = syntax.Compile(re); err != nil {
+			return nil, fmt.Errorf("bad pattern: %w", err)
+		}
+	}
 	p.lits, p.pure = extract(re)
 	p.find = newFinder(p.lits)
 	return p, nil
