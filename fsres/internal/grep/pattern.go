@@ -50,9 +50,9 @@ type Pattern struct {
 
 	re   *regexp.Regexp
 	prog *syntax.Prog // for the line DFA (not multiline)
-	lits literals // what every match contains; empty when nothing is known
-	pure bool     // a hit of lits is a match of the whole line: no regex needed
-	find *finder  // searches for lits; nil when there are none or too many
+	lits literals     // what every match contains; empty when nothing is known
+	pure bool         // a hit of lits is a match of the whole line: no regex needed
+	find *finder      // searches for lits; nil when there are none or too many
 }
 
 // ErrLineFeed is returned for a pattern that needs a line feed to match
