@@ -48,6 +48,7 @@ func main() {
 	copies := flag.Int("copies", 0, "copy the tree this many times below -out and search that")
 	out := flag.String("out", "/tmp/grepbench-tree", "where -copies puts the copies")
 	only := flag.String("only", "", "run only the patterns whose class contains one of these (comma-separated)")
+	flag.DurationVar(&settle, "settle", 0, "wait this long after initialize before the first grep (lets start-up work in the background, like tool registration and the watcher's first walk, end)")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("grepbench: ")

@@ -12,8 +12,8 @@ import (
 // report prints the Markdown table: medians, the grove/rg ratio against
 // the 1.5x goal, and whether the match sets agree.
 func report(w io.Writer, grove, dir string, reps int, load0 string, rows []row) {
-	fmt.Fprintf(w, "grep on %s; grove %s; %s; %d reps; load average %s before, %s after\n\n",
-		dir, benchutil.Version(grove), time.Now().UTC().Format("2006-01-02 15:04 UTC"), reps, load0, benchutil.LoadAvg())
+	fmt.Fprintf(w, "grep on %s; grove %s; %s; %d reps; first grep %v after initialize; load average %s before, %s after\n\n",
+		dir, benchutil.Version(grove), time.Now().UTC().Format("2006-01-02 15:04 UTC"), reps, settle, load0, benchutil.LoadAvg())
 	fmt.Fprintln(w, "| class | pattern | grove cold (median) | rg (median) | git grep -P (median) | grove/rg | goal ≤ 1.5x | CPU grove / rg | CPU ratio | grove warm (CPU) | lines | same lines as rg |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {

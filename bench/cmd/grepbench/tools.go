@@ -22,6 +22,9 @@ type match struct {
 	text string
 }
 
+// settle is the wait between grove's initialize answer and its first grep.
+var settle time.Duration
+
 // allLines is max_results for a grep that must return every match.
 const allLines = 10_000_000
 
@@ -37,6 +40,7 @@ func groveGrep(ctx context.Context, bin, dir, expr string) ([]match, [2]time.Dur
 		return nil, wall, cpu, err
 	}
 	defer p.Close()
+	time.Sleep(settle)
 	var res *mcp.CallToolResult
 	for i := range 2 {
 		cpu0, err := p.CPU()
