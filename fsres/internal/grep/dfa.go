@@ -32,9 +32,13 @@ const (
 type dstate struct {
 	pcs  []uint32 // threads waiting to consume a character, sorted
 	prev prevKind
-	next [128]*dstate // by ASCII byte; nil: not computed yet
-	end  int8         // does the line match if it ends here: 0 unknown, 1 yes, -1 no
+	next [128]*dstate     // by ASCII byte; nil: not computed yet
+	wide map[rune]*dstate // by other character, up to maxWide of them
+	end  int8             // does the line match if it ends here: 0 unknown, 1 yes, -1 no
 }
+
+// maxWide bounds the non-ASCII transitions a state caches.
+const maxWide = 64
 
 // matched is the state after a match: the line is a match, whatever follows.
 var matched = &dstate{end: 1}
@@ -45,6 +49,7 @@ type dfa struct {
 	states map[string]*dstate
 	start  *dstate
 	stack  []uint32 // scratch for closures
+	next   []uint32 // scratch for steps
 	seen   []bool   // scratch, by pc
 	key    []byte
 }
@@ -90,7 +95,7 @@ func (d *dfa) matchLine(line []byte) bool {
 			i++
 		} else {
 			r, size := utf8.DecodeRune(line[i:])
-			s = d.step(s, r)
+			s = d.stepWide(s, r)
 			i += size
 		}
 		if s == matched {
@@ -106,9 +111,25 @@ func (d *dfa) matchLine(line []byte) bool {
 	return s.end == 1
 }
 
+// stepWide is step for a character beyond ASCII, cached per state.
+func (d *dfa) stepWide(s *dstate, r rune) *dstate {
+	if n, ok := s.wide[r]; ok {
+		return n
+	}
+	n := d.step(s, r)
+	if s.wide == nil {
+		s.wide = make(map[rune]*dstate)
+	}
+	if len(s.wide) < maxWide {
+		s.wide[r] = n
+	}
+	return n
+}
+
 // step returns the state after s reads r.
 func (d *dfa) step(s *dstate, r rune) *dstate {
-	var next []uint32
+	next := d.next[:0]
+	defer func() { d.next = next[:0] }()
 	if d.closure(s, r, &next) {
 		return matched
 	}
