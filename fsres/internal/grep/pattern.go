@@ -4,7 +4,19 @@
 // answering in path order.
 //
 //	p, err := grep.Compile(`TODO|FIXME`, grep.Options{})
-//	res, err := grep.Search(ctx, grep.Request{Pattern: p, Max: 200}, grep.Tree{Walk: walk, NewOpener: grep.DirOpener(fsys, ".")})
+//	req := grep.Request{Pattern: p, Max: 200, MaxFileSize: 10 << 20}
+//	res, err := grep.Search(ctx, req, grep.Tree{Walk: walk, NewOpener: grep.DirOpener(fsys, ".")})
+//
+// # Speed
+//
+// A search reads each file whole with one sized read into a pooled buffer
+// and skips it as binary on a NUL byte in its first 8000 bytes. The
+// literals every match must contain (a prefix, an inner piece, a set from
+// an alternation, lower-cased for caseless patterns) are found with
+// SIMD-backed byte search on a rare byte of each; only the lines holding
+// one go to the matcher, and for a pattern that is exactly those literals
+// not even that. Lines are matched by a lazily built DFA; multiline
+// patterns use Go's regexp on the whole buffer.
 //
 // # Semantics
 //
