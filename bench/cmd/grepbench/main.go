@@ -19,6 +19,8 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/grove-mcp/grove/bench/internal/benchutil"
@@ -45,7 +47,8 @@ func main() {
 	reps := flag.Int("reps", 3, "runs per pattern and tool")
 	copies := flag.Int("copies", 0, "copy the tree this many times below -out and search that")
 	out := flag.String("out", "/tmp/grepbench-tree", "where -copies puts the copies")
-	only := flag.String("only", "", "run only the patterns whose class contains this")
+	only := flag.String("only", "", "run only the patterns of these classes (comma-separated, e.g. literal,alternation)")
+	flag.DurationVar(&settle, "settle", 0, "wait this long after initialize before the first grep (lets start-up work in the background, like tool registration and the watcher's first walk, end)")
 	warm := flag.Bool("warm", false, "one grove process for every call, timed once its trigram index is ready (see warm.go)")
 	flag.Parse()
 	log.SetFlags(0)
@@ -75,6 +78,7 @@ type row struct {
 	class, expr   string
 	grove, rg, gg []time.Duration // wall
 	gCPU, rCPU    []time.Duration // CPU time of the grove server during the call, of rg
+	warm, warmCPU []time.Duration // grove's second call in the same process
 	lines, rgLine int
 	same          string
 }
@@ -83,16 +87,17 @@ func run(ctx context.Context, grove, dir string, repo bool, reps int, only strin
 	load0 := benchutil.LoadAvg()
 	var rows []row
 	for _, p := range patterns {
-		if only != "" && !contains(p.class, only) {
+		if only != "" && !slices.Contains(strings.Split(only, ","), p.class) {
 			continue
 		}
 		r := row{class: p.class, expr: p.expr}
 		for range reps {
-			gm, d, cpu, err := groveGrep(ctx, grove, dir, p.expr)
+			gm, gd, gcpu, err := groveGrep(ctx, grove, dir, p.expr)
 			if err != nil {
 				return fmt.Errorf("grove %s: %w", p.expr, err)
 			}
-			r.grove, r.gCPU = append(r.grove, d), append(r.gCPU, cpu)
+			r.grove, r.gCPU = append(r.grove, gd[0]), append(r.gCPU, gcpu[0])
+			r.warm, r.warmCPU = append(r.warm, gd[1]), append(r.warmCPU, gcpu[1])
 			rm, d, cpu, err := ripgrep(dir, p.expr, repo)
 			if err != nil {
 				return fmt.Errorf("rg %s: %w", p.expr, err)
@@ -111,13 +116,4 @@ func run(ctx context.Context, grove, dir string, repo bool, reps int, only strin
 	}
 	report(os.Stdout, grove, dir, reps, load0, rows)
 	return nil
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"slices"
 	"strings"
 	"time"
 
@@ -55,7 +56,7 @@ func runWarm(ctx context.Context, grove, dir string, repo bool, reps int, only s
 	log.Printf("index ready in %v: %+v", wr.build, wr.index)
 	var rows []row
 	for _, pat := range patterns {
-		if only != "" && !contains(pat.class, only) {
+		if only != "" && !slices.Contains(strings.Split(only, ","), pat.class) {
 			continue
 		}
 		r := row{class: pat.class, expr: pat.expr}

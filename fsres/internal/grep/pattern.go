@@ -4,7 +4,19 @@
 // answering in path order.
 //
 //	p, err := grep.Compile(`TODO|FIXME`, grep.Options{})
-//	res, err := grep.Search(ctx, grep.Request{Pattern: p, Max: 200}, grep.Tree{Walk: walk, NewOpener: grep.DirOpener(fsys, ".")})
+//	req := grep.Request{Pattern: p, Max: 200, MaxFileSize: 10 << 20}
+//	res, err := grep.Search(ctx, req, grep.Tree{Walk: walk, NewOpener: grep.DirOpener(fsys, ".")})
+//
+// # Speed
+//
+// A search reads each file whole with one sized read into a pooled buffer
+// and skips it as binary on a NUL byte in its first 8000 bytes. The
+// literals every match must contain (a prefix, an inner piece, a set from
+// an alternation, lower-cased for caseless patterns) are found with
+// SIMD-backed byte search on a rare byte of each; only the lines holding
+// one go to the matcher, and for a pattern that is exactly those literals
+// not even that. Lines are matched by a lazily built DFA; multiline
+// patterns use Go's regexp on the whole buffer.
 //
 // # Semantics
 //
@@ -49,9 +61,10 @@ type Pattern struct {
 	Multiline bool
 
 	re   *regexp.Regexp
-	lits literals // what every match contains; empty when nothing is known
-	pure bool     // a hit of lits is a match of the whole line: no regex needed
-	find *finder  // searches for lits; nil when there are none or too many
+	prog *syntax.Prog // for the line DFA (not multiline)
+	lits literals     // what every match contains; empty when nothing is known
+	pure bool         // a hit of lits is a match of the whole line: no regex needed
+	find *finder      // searches for lits; nil when there are none or too many
 }
 
 // ErrLineFeed is returned for a pattern that needs a line feed to match
@@ -95,6 +108,11 @@ func Compile(expr string, o Options) (*Pattern, error) {
 		return nil, fmt.Errorf("bad pattern: %w", err)
 	}
 	p := &Pattern{Syntax: re, Flags: flags, Multiline: o.Multiline, re: compiled}
+	if !o.Multiline {
+		if p.prog, err = syntax.Compile(re); err != nil {
+			return nil, fmt.Errorf("bad pattern: %w", err)
+		}
+	}
 	p.lits, p.pure = extract(re)
 	p.find = newFinder(p.lits)
 	return p, nil

@@ -33,6 +33,15 @@ type scanner struct {
 	before, after int
 	limit         int // matching lines after which a file's scan stops
 	cur           cursor
+	dfa           *dfa // built on first use
+}
+
+// matchLine reports whether a line (without its line feed) holds a match.
+func (s *scanner) matchLine(line []byte) bool {
+	if s.dfa == nil {
+		s.dfa = newDFA(s.p.prog)
+	}
+	return s.dfa.matchLine(line)
 }
 
 // lineCounter numbers lines for offsets that only grow.
@@ -124,7 +133,7 @@ func (s *scanner) next(data []byte, from int) (ls, le, next int, ok bool) {
 				return 0, 0, 0, false
 			}
 			ls, le = lineAround(data, from, c)
-			if p.pure || p.re.Match(data[ls:le]) {
+			if p.pure || s.matchLine(data[ls:le]) {
 				return ls, le, le + 1, true
 			}
 			from = le + 1
@@ -135,7 +144,7 @@ func (s *scanner) next(data []byte, from int) (ls, le, next int, ok bool) {
 			if i := bytes.IndexByte(data[from:], '\n'); i >= 0 {
 				le = from + i
 			}
-			if p.re.Match(data[from:le]) {
+			if s.matchLine(data[from:le]) {
 				return from, le, le + 1, true
 			}
 			from = le + 1

@@ -59,6 +59,7 @@ func Search(ctx context.Context, req Request, t Tree) (*Result, error) {
 	if req.Pattern == nil || req.Max <= 0 || req.MaxFileSize <= 0 {
 		return nil, errors.New("grep: incomplete request") // a programmer error
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	col := &collector{req: &req, stop: cancel, pending: make(map[int]Hits)}
@@ -79,6 +80,9 @@ func Search(ctx context.Context, req Request, t Tree) (*Result, error) {
 	}()
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if err := parent.Err(); err != nil { // files may have been skipped: the answer is not whole
 		return nil, err
 	}
 	res := col.result()
