@@ -34,13 +34,17 @@
 package fsres
 
 import (
+	"context"
 	"crypto/rand"
 	"errors"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/grove-mcp/grove/fsres/internal/grep"
+	"github.com/grove-mcp/grove/fsres/internal/trigram"
 	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
@@ -72,6 +76,8 @@ type Files struct {
 	rules    map[string]stamp           // rule files streamed listings rely on, by root path and name (see freshRules)
 
 	pages segments // of recent resources/list walks
+
+	grams *trigram.Indexes // grep's trigram indexes; nil until SetChanges
 }
 
 // New returns a Files. It panics when opts.Scope is nil (a programmer error).
@@ -207,4 +213,101 @@ func (f *Files) Ignored(sc *roots.Scope, abs string, isDir bool) bool {
 		return false
 	}
 	return m.Ignored(loc.Rel, isDir)
+}
+
+// DirChanges is a file watcher's feed of the changes below one directory (the server adapts
+// watch.Feed): Sync returns the absolute paths with an event since the previous Sync, every change
+// made before the call included, or lost when events may have been missed; Cover makes sure
+// directories are watched and reports whether all of them were.
+type DirChanges interface {
+	Sync(ctx context.Context) (paths []string, lost bool, err error)
+	Cover(dirs []string) bool
+	Close()
+}
+
+// SetChanges gives grep the watcher's feeds: with them it keeps a trigram index of each root it
+// searches (see package fsres/internal/trigram), built in the background after the root's first
+// grep, and later greps read only the files that can match. Call it once, before serving.
+func (f *Files) SetChanges(watch func(dir string) DirChanges) {
+	f.grams = trigram.NewIndexes(trigram.Options{
+		Watch:  func(dir string) trigram.Feed { return watch(dir) },
+		Logger: f.log.With("index", "trigram"),
+	})
+}
+
+// Close stops the background work of f (index builds) and drops its indexes.
+func (f *Files) Close() error {
+	if f.grams != nil {
+		f.grams.Close()
+	}
+	return nil
+}
+
+// useIndex lets a grep of the directory base use its root's trigram index: the files it lists
+// (the walk's files, kept current by the watcher) replace the walk, and the files it rules out are
+// not read. It leaves req and tree alone when the index cannot narrow the search or is not ready
+// (the first call starts its build).
+func (f *Files) useIndex(ctx context.Context, base roots.Loc, single bool, keep func(string) bool, req *grep.Request, tree *grep.Tree) error {
+	if f.grams == nil || single || base.Root.File {
+		return nil
+	}
+	q := trigram.PlanSyntax(req.Pattern.Syntax)
+	if q.All() {
+		return nil
+	}
+	m, err := f.matcher(base.Root)
+	if err != nil {
+		return nil
+	}
+	c, err := f.grams.Search(ctx, base.Root.Path, trigram.DirTree{FS: base.FS(), Matcher: m, MaxRead: f.opts.MaxReadBytes}, q)
+	if c == nil || err != nil {
+		return err
+	}
+	prefix := ""
+	if base.Rel != "." {
+		prefix = base.Rel + "/"
+	}
+	req.Candidate = func(rel string) bool { return c.May(prefix + rel) }
+	tree.Walk = func(ctx context.Context, visit func(string) error) error {
+		return c.Walk(base.Rel, func(p string) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rel := p[len(prefix):]
+			if keep != nil && !keep(rel) {
+				return nil
+			}
+			return visit(rel)
+		})
+	}
+	return nil
+}
+
+// WaitGrepIndex waits until the trigram index of the directory root is ready, or its build ended
+// without one, or ctx ends; it reports whether the index is ready. For tests and benchmarks.
+func (f *Files) WaitGrepIndex(ctx context.Context, root string) bool {
+	return f.grams != nil && f.grams.Wait(ctx, root)
+}
+
+// GrepIndex describes the trigram index grep keeps for one root.
+type GrepIndex struct {
+	State     string        `json:"state" jsonschema:"ready, building, stale, or why there is none (a memory cap)"`
+	Files     int           `json:"files,omitempty" jsonschema:"text files indexed"`
+	Skipped   int           `json:"skipped,omitempty" jsonschema:"binary files and files above the size limit, not indexed"`
+	TextBytes int64         `json:"text_bytes,omitempty" jsonschema:"bytes of the text indexed"`
+	Bytes     int64         `json:"bytes,omitempty" jsonschema:"memory the index holds"`
+	BuildTime time.Duration `json:"-"`
+}
+
+// GrepIndexes returns the trigram indexes grep keeps, by root path.
+func (f *Files) GrepIndexes() map[string]GrepIndex {
+	if f.grams == nil {
+		return nil
+	}
+	out := map[string]GrepIndex{}
+	for _, st := range f.grams.Stats() {
+		out[st.Root] = GrepIndex{State: st.State, Files: st.Files, Skipped: st.Skipped, TextBytes: st.TextBytes,
+			Bytes: st.Bytes, BuildTime: st.BuildTime}
+	}
+	return out
 }

@@ -2,27 +2,34 @@ package fsres
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"github.com/grove-mcp/grove/fsres/internal/glob"
 	"io/fs"
-	"regexp"
+	"os"
+	"path"
 	"strings"
-	"sync"
 
-	"github.com/grove-mcp/grove/internal/panics"
+	"github.com/grove-mcp/grove/fsres/internal/glob"
+	"github.com/grove-mcp/grove/fsres/internal/grep"
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // GrepArgs are the arguments of grep.
 type GrepArgs struct {
-	Pattern         string `json:"pattern" jsonschema:"RE2 regular expression, matched against each line"`
+	Pattern         string `json:"pattern" jsonschema:"RE2 regular expression, matched against each line (^ and $ at line boundaries)"`
 	Path            string `json:"path,omitempty" jsonschema:"file or directory to search: absolute path, file:// URI, or relative to the first root (default: the only root; required when there are several)"`
 	Glob            string `json:"glob,omitempty" jsonschema:"only files whose path relative to path matches this glob, e.g. **/*.go or *.md"`
-	ContextLines    int    `json:"context_lines,omitempty" jsonschema:"lines of context before and after each match"`
-	MaxResults      int    `json:"max_results,omitempty" jsonschema:"most matching lines to return (default 200)"`
+	Type            string `json:"type,omitempty" jsonschema:"only files of this type, as ripgrep's --type: go, py, js, ts, c, cpp, rust, java, md, json, yaml, sh, …"`
+	OutputMode      string `json:"output_mode,omitempty" jsonschema:"content (default): matching lines; files_with_matches: only the paths; count: matching lines per file" enum:"content,files_with_matches,count"`
+	ContextLines    int    `json:"context_lines,omitempty" jsonschema:"lines of context before and after each match (at most 20)"`
+	Before          int    `json:"before,omitempty" jsonschema:"lines of context before each match; overrides context_lines"`
+	After           int    `json:"after,omitempty" jsonschema:"lines of context after each match; overrides context_lines"`
+	MaxResults      int    `json:"max_results,omitempty" jsonschema:"most matching lines to return, or files in files_with_matches and count modes (default 200)"`
 	CaseInsensitive bool   `json:"case_insensitive,omitempty" jsonschema:"match letters regardless of case"`
+	FixedStrings    bool   `json:"fixed_strings,omitempty" jsonschema:"the pattern is a literal string, not a regular expression"`
+	Word            bool   `json:"word,omitempty" jsonschema:"match only whole words: the match is bounded by non-word characters or line ends"`
+	Multiline       bool   `json:"multiline,omitempty" jsonschema:"the pattern may span lines (\\n matches a line break; . matches one only under (?s))"`
 }
 
 // GrepMatch is one matching line.
@@ -32,55 +39,84 @@ type GrepMatch struct {
 	Text string `json:"text"`
 }
 
+// GrepCount is the number of matching lines in one file.
+type GrepCount struct {
+	Path  string `json:"path" jsonschema:"relative to the searched directory"`
+	Count int    `json:"count"`
+}
+
 // GrepResult is what grep answers.
 type GrepResult struct {
 	Path    string      `json:"path"`
 	Matches []GrepMatch `json:"matches"`
+	Listed  []string    `json:"files,omitempty" jsonschema:"files_with_matches mode: the files with a match"`
+	Counts  []GrepCount `json:"counts,omitempty" jsonschema:"count mode: matching lines per file"`
+	Total   int         `json:"total_matches" jsonschema:"matching lines shown (content) or counted"`
 	Files   int         `json:"files_searched"`
 	Skipped int         `json:"files_skipped,omitempty" jsonschema:"binary files and files above the size limit"`
 	Cut     bool        `json:"cut,omitempty" jsonschema:"max_results was reached; later matches are not shown"`
 }
 
-const (
-	grepWorkers     = 2
-	maxGrepLineText = 300 // bytes of a line shown
-	maxContextLines = 20
-)
+const maxContextLines = 20
 
-// grepQuery is a compiled grep request.
-type grepQuery struct {
-	re      *regexp.Regexp
-	glob    *glob.Glob // nil: every file
-	context int
-	max     int
+// grepRequest turns the arguments into a search request and the walk's
+// file filter.
+func (f *Files) grepRequest(in GrepArgs) (grep.Request, func(rel string) bool, error) {
+	p, err := grep.Compile(in.Pattern, grep.Options{FixedStrings: in.FixedStrings, Word: in.Word,
+		CaseInsensitive: in.CaseInsensitive, Multiline: in.Multiline})
+	if err != nil {
+		return grep.Request{}, nil, err
+	}
+	req := grep.Request{Pattern: p, Max: in.MaxResults, MaxFileSize: f.opts.MaxReadBytes,
+		Before: contextLines(in.Before, in.ContextLines), After: contextLines(in.After, in.ContextLines)}
+	if req.Max <= 0 {
+		req.Max = defaultMaxResults
+	}
+	switch in.OutputMode {
+	case "", "content":
+	case "files_with_matches":
+		req.Mode = grep.FilesWithMatches
+	case "count":
+		req.Mode = grep.Count
+	default:
+		return grep.Request{}, nil, fmt.Errorf("output_mode must be content, files_with_matches or count, not %q", in.OutputMode)
+	}
+	keep, err := fileFilter(in.Glob, in.Type)
+	return req, keep, err
 }
 
-func compileGrep(in GrepArgs) (*grepQuery, error) {
-	if in.Pattern == "" {
-		return nil, errors.New("pattern is empty")
+func contextLines(own, both int) int {
+	if own > 0 {
+		return min(own, maxContextLines)
 	}
-	expr := in.Pattern
-	if in.CaseInsensitive {
-		expr = "(?i)" + expr
-	}
-	re, err := regexp.Compile(expr)
-	if err != nil {
-		return nil, fmt.Errorf("bad pattern: %w", err)
-	}
-	q := &grepQuery{re: re, context: min(max(in.ContextLines, 0), maxContextLines), max: in.MaxResults}
-	if q.max <= 0 {
-		q.max = defaultMaxResults
-	}
-	if in.Glob != "" {
-		if q.glob, err = glob.Compile(in.Glob); err != nil {
+	return min(max(both, 0), maxContextLines)
+}
+
+// fileFilter combines glob and type; nil keeps every file.
+func fileFilter(globArg, typeArg string) (func(rel string) bool, error) {
+	var g *glob.Glob
+	var typ func(string) bool
+	var err error
+	if globArg != "" {
+		if g, err = glob.Compile(globArg); err != nil {
 			return nil, err
 		}
 	}
-	return q, nil
+	if typeArg != "" {
+		if typ, err = grep.TypeFilter(typeArg); err != nil {
+			return nil, err
+		}
+	}
+	if g == nil && typ == nil {
+		return nil, nil
+	}
+	return func(rel string) bool {
+		return (g == nil || g.Match(rel)) && (typ == nil || typ(path.Base(rel)))
+	}, nil
 }
 
 func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in GrepArgs) (*mcp.CallToolResult, GrepResult, error) {
-	q, err := compileGrep(in)
+	req, keep, err := f.grepRequest(in)
 	if err != nil {
 		return nil, GrepResult{}, err
 	}
@@ -88,10 +124,15 @@ func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scop
 	if err != nil {
 		return nil, GrepResult{}, err
 	}
-	out, text, err := f.runGrep(ctx, base, single, q)
+	tree := f.grepTree(base, single, keep, in.Glob)
+	if err := f.useIndex(ctx, base, single, keep, &req, &tree); err != nil { // trigram index (fsres.go)
+		return nil, GrepResult{}, err
+	}
+	res, err := grep.Search(ctx, req, tree)
 	if err != nil {
 		return nil, GrepResult{}, roots.PublicError(shownArg(in.Path, base), err)
 	}
+	out, text := f.grepAnswer(base.Abs(), req, res)
 	return textResult(text), out, nil
 }
 
@@ -114,81 +155,120 @@ func (f *Files) grepBase(sc *roots.Scope, p string) (roots.Loc, bool, error) {
 	return loc, false, err
 }
 
-// runGrep searches on grepWorkers goroutines while this one walks; results
-// are committed in walk order, so the answer is the same on every run. A
-// worker that panics ends the search with an error: the files it held would
-// otherwise be missing from an answer that looks whole.
-func (f *Files) runGrep(ctx context.Context, base roots.Loc, single bool, q *grepQuery) (GrepResult, string, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	col := newCollector(q, cancel)
-	jobs := make(chan grepJob, 64)
-	var wg sync.WaitGroup
-	workerErrs := make([]error, grepWorkers)
-	for i := range grepWorkers {
-		wg.Go(func() {
-			if err := f.grepWorker(ctx, jobs, col, q); err != nil {
-				workerErrs[i] = err
-				cancel()
-			}
-		})
-	}
-	walkErr := func() error {
-		defer close(jobs) // even if the walk panics: the workers must end
-		return f.feedGrep(ctx, base, single, q, jobs)
-	}()
-	wg.Wait()
-	if err := errors.Join(workerErrs...); err != nil {
-		return GrepResult{}, "", err
-	}
-	res, text := col.result(base.Abs())
-	if walkErr != nil && !res.Cut { // when cut, we cancelled the walk ourselves
-		return GrepResult{}, "", walkErr
-	}
-	return res, text, nil
-}
-
-// testHookGrepFile, when set by a test, runs before each file is searched.
+// testHookGrepFile, when set by a test, runs before each file is opened.
 var testHookGrepFile func(rel string)
 
-// grepWorker searches the files of jobs until there are no more.
-func (f *Files) grepWorker(ctx context.Context, jobs <-chan grepJob, col *collector, q *grepQuery) (err error) {
-	defer panics.Catch(&err)
-	for j := range jobs {
-		if testHookGrepFile != nil {
-			testHookGrepFile(j.rel)
-		}
-		col.add(j.idx, f.grepFile(ctx, j.loc, j.rel, q))
-	}
-	return nil
-}
-
-type grepJob struct {
-	idx int
-	loc roots.Loc
-	rel string // shown in results
-}
-
-// feedGrep sends the files to search, in walk order, until ctx ends.
-func (f *Files) feedGrep(ctx context.Context, base roots.Loc, single bool, q *grepQuery, jobs chan<- grepJob) error {
+// grepTree is what a search of base reads: the file itself, or the
+// non-ignored regular files below it that keep accepts.
+func (f *Files) grepTree(base roots.Loc, single bool, keep func(string) bool, globArg string) grep.Tree {
 	if single {
-		jobs <- grepJob{idx: 0, loc: base, rel: base.Rel[strings.LastIndexByte(base.Rel, '/')+1:]}
-		return nil
+		name := base.Rel[strings.LastIndexByte(base.Rel, '/')+1:]
+		return grep.Tree{
+			Walk:      func(_ context.Context, visit func(string) error) error { return visit(name) },
+			NewOpener: func() grep.Opener { return &locOpener{loc: base} },
+		}
 	}
-	n := 0
-	return f.walkUnder(ctx, base, func(rel string, d fs.DirEntry) error {
-		if !d.Type().IsRegular() || (q.glob != nil && !q.glob.Match(rel)) {
-			if d.IsDir() && q.glob != nil && !q.glob.MayMatchBelow(rel) {
-				return fs.SkipDir
+	var g *glob.Glob
+	if globArg != "" {
+		g, _ = glob.Compile(globArg) // compiled once already by fileFilter
+	}
+	walk := func(ctx context.Context, visit func(string) error) error {
+		return f.walkUnder(ctx, base, func(rel string, d fs.DirEntry) error {
+			if d.IsDir() {
+				if g != nil && !g.MayMatchBelow(rel) {
+					return fs.SkipDir
+				}
+				return nil
 			}
-			return nil
+			if !d.Type().IsRegular() || keep != nil && !keep(rel) {
+				return nil
+			}
+			return visit(rel)
+		})
+	}
+	opener := grep.DirOpener(base.FS(), base.Rel)
+	return grep.Tree{Walk: walk, NewOpener: func() grep.Opener { return hookedOpener{opener()} }}
+}
+
+// hookedOpener calls testHookGrepFile before each open.
+type hookedOpener struct{ grep.Opener }
+
+func (o hookedOpener) Open(rel string) (*os.File, error) {
+	if testHookGrepFile != nil {
+		testHookGrepFile(rel)
+	}
+	return o.Opener.Open(rel)
+}
+
+// locOpener opens one file the way every tool does (a single-file root
+// included).
+type locOpener struct{ loc roots.Loc }
+
+func (o *locOpener) Open(string) (*os.File, error) {
+	if testHookGrepFile != nil {
+		testHookGrepFile(o.loc.Rel)
+	}
+	file, _, err := o.loc.OpenFile()
+	return file, err
+}
+
+func (o *locOpener) Close() {}
+
+// grepAnswer renders a search: a summary line, then grep-style lines
+// (file:line: text, context as file-line- text, "--" between groups),
+// paths, or path:count lines.
+func (f *Files) grepAnswer(base string, req grep.Request, res *grep.Result) (GrepResult, string) {
+	out := GrepResult{Path: base, Matches: []GrepMatch{}, Total: res.Matches, Files: res.Searched,
+		Skipped: res.Binary + res.TooLarge, Cut: res.Cut}
+	var b strings.Builder
+	switch req.Mode {
+	case grep.FilesWithMatches:
+		fmt.Fprintf(&b, "%s with matches under %s", words.Count(len(res.Files), "file", "files"), base)
+	default:
+		fmt.Fprintf(&b, "%s in %s under %s", words.Count(res.Matches, "matching line", "matching lines"),
+			words.Count(len(res.Files), "file", "files"), base)
+	}
+	fmt.Fprintf(&b, " (%s searched", words.Count(res.Searched, "file", "files"))
+	if res.Binary > 0 {
+		fmt.Fprintf(&b, ", %d binary skipped", res.Binary)
+	}
+	if res.TooLarge > 0 {
+		fmt.Fprintf(&b, ", %d above the %s limit skipped", res.TooLarge, byteSize(f.opts.MaxReadBytes))
+	}
+	b.WriteString(")\n")
+	for fi, h := range res.Files {
+		switch req.Mode {
+		case grep.FilesWithMatches:
+			fmt.Fprintf(&b, "%s\n", h.Rel)
+			out.Listed = append(out.Listed, h.Rel)
+		case grep.Count:
+			fmt.Fprintf(&b, "%s:%d\n", h.Rel, h.Matches)
+			out.Counts = append(out.Counts, GrepCount{Path: h.Rel, Count: h.Matches})
+		default:
+			writeLines(&b, &out, h, fi > 0, req.Before+req.After > 0)
 		}
-		select {
-		case jobs <- grepJob{idx: n, loc: base.Join(rel), rel: rel}:
-			n++
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
+	}
+	if res.Cut {
+		what := words.Count(req.Max, "matching line", "matching lines")
+		if req.Mode != grep.Content {
+			what = words.Count(req.Max, "file", "files")
 		}
-	})
+		fmt.Fprintf(&b, "(cut at %s; raise max_results or narrow path/glob/type)\n", what)
+	}
+	return out, b.String()
+}
+
+// writeLines renders the lines of one file in content mode.
+func writeLines(b *strings.Builder, out *GrepResult, h grep.Hits, notFirst, context bool) {
+	for i, l := range h.Lines {
+		if context && (i > 0 && l.N != h.Lines[i-1].N+1 || i == 0 && notFirst) {
+			b.WriteString("--\n")
+		}
+		if l.Match {
+			fmt.Fprintf(b, "%s:%d: %s\n", h.Rel, l.N, l.Text)
+			out.Matches = append(out.Matches, GrepMatch{Path: h.Rel, Line: l.N, Text: l.Text})
+		} else {
+			fmt.Fprintf(b, "%s-%d- %s\n", h.Rel, l.N, l.Text)
+		}
+	}
 }

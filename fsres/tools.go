@@ -35,8 +35,11 @@ func (f *Files) registerReadTools(s *mcp.Server) {
 			"the base name at any depth). Honours .gitignore."),
 		p, f.searchFiles)
 	scope.AddTool(s, read("grep", "Search file contents",
-		"Search file contents with an RE2 regular expression. Answers file:line: text lines (context lines as file-line- text). "+
-			"Honours .gitignore; skips binary and oversized files."),
+		"Search file contents with an RE2 regular expression matched against each line, as ripgrep does (^ and $ at line "+
+			"boundaries; multiline lets a match span lines). Answers file:line: text lines (context as file-line- text); "+
+			"output_mode files_with_matches lists paths, count gives path:count. Narrow with glob or type (ripgrep's file types). "+
+			"Honours .gitignore and searches dot-directories (never .git); skips binary files (a NUL byte in the first 8000 bytes) "+
+			"and files above the size limit, and says how many."),
 		p, f.grep)
 	scope.AddTool(s, read("file_info", "File info",
 		"Describe a file or directory: type, size, mode, modification time, MIME type, whether it is text and its line count."),

@@ -154,9 +154,12 @@ func (s *Server) startWatching() error {
 	}
 	s.notify = n
 	s.repos.SetChanges(statusFeed{w}) // warm git_status
+	// grep's trigram indexes
+	s.files.SetChanges(func(dir string) fsres.DirChanges { return feedChanges{w.Subscribe(dir)} })
 	s.watchStatus = n.status
 	s.watcher = newRootsWatcher(w, n.health, s.logger.With("component", "watch"))
 	s.closer = append(s.closer, n.close, s.watcher.close) // the worker stops first
+	s.closer = append(s.closer, s.files.Close)            // index builds stop before the watcher they sync with
 	go n.run()
 	s.client.onChange = s.rootsChanged
 	s.background.start = func() { s.rootsChanged(context.Background(), nil, s.set.Scope()) }

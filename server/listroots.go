@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grove-mcp/grove/fsres"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,6 +24,8 @@ type RootInfo struct {
 	Source string `json:"source" jsonschema:"flag (the operator's --root) or client (the client's roots)"`
 	File   bool   `json:"file,omitempty" jsonschema:"the root is a single file"`
 	Git    bool   `json:"git" jsonschema:"the root lies in a Git repository"`
+	// GrepIndex is grep's trigram index of the root, once a grep started one.
+	GrepIndex *fsres.GrepIndex `json:"grep_index,omitempty" jsonschema:"grep's in-memory trigram index of the root: its state, files and bytes indexed, and the memory it holds"`
 }
 
 // ListRootsOut is the result of list_roots.
@@ -49,11 +52,13 @@ func (s *Server) listRoots(_ context.Context, req *mcp.CallToolRequest, _ ListRo
 		return &mcp.CallToolResult{InputRequests: ask, RequestState: scope.RequestState}, ListRootsOut{}, nil
 	}
 	out := ListRootsOut{Roots: []RootInfo{}, Ignored: dropped}
+	indexes := s.files.GrepIndexes()
 	for _, r := range sc.Roots() {
-		out.Roots = append(out.Roots, RootInfo{
-			URI: r.URI, Path: r.Path, Name: r.Name, Source: string(r.Source), File: r.File,
-			Git: gitAt(r),
-		})
+		info := RootInfo{URI: r.URI, Path: r.Path, Name: r.Name, Source: string(r.Source), File: r.File, Git: gitAt(r)}
+		if ix, ok := indexes[r.Path]; ok {
+			info.GrepIndex = &ix
+		}
+		out.Roots = append(out.Roots, info)
 	}
 	if s.watchStatus != nil {
 		out.Watching = s.watchStatus()
@@ -76,6 +81,10 @@ func (o ListRootsOut) text() string {
 			git = ", git"
 		}
 		fmt.Fprintf(&b, "%s (%s, from %s%s)\n", r.Path, kind, r.Source, git)
+		if ix := r.GrepIndex; ix != nil {
+			fmt.Fprintf(&b, "  grep index: %s, %d files, %.1f MiB of text in %.1f MiB of memory\n", ix.State, ix.Files,
+				float64(ix.TextBytes)/(1<<20), float64(ix.Bytes)/(1<<20))
+		}
 	}
 	for _, d := range o.Ignored {
 		fmt.Fprintf(&b, "ignored client root: %s\n", d)

@@ -79,6 +79,8 @@ const values = {
   "directory_tree.path": "src",
   "search_files.path": "src",
   "grep.path": "src",
+  "grep.type": "go",
+  "output_mode": "count",
   "write_file.path": "new.txt",
   "git_init.repo_path": "ROOT/newrepo",
   "repo_path": "ROOT",

@@ -1,0 +1,129 @@
+package grep
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path"
+	"sync"
+)
+
+// binaryProbe is how much of a file's start is checked for a NUL byte, the
+// rule git uses to call a file binary.
+const binaryProbe = 8000
+
+// keptBuffer is the largest read buffer returned to the pool: bigger ones
+// are left to the garbage collector, so a few huge files do not pin memory.
+const keptBuffer = 4 << 20
+
+var buffers = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// An Opener opens the files a walk reports, by their path relative to the
+// searched directory. Each worker gets its own; Close ends its use.
+type Opener interface {
+	Open(rel string) (*os.File, error)
+	Close()
+}
+
+// DirOpener returns openers of files below the directory base
+// (slash-separated, "." for the top) of fsys. Each keeps the last directory
+// it opened, so a file costs one openat and files are opened beneath fsys
+// only.
+func DirOpener(fsys *os.Root, base string) func() Opener {
+	return func() Opener { return &dirOpener{fsys: fsys, base: base} }
+}
+
+type dirOpener struct {
+	fsys *os.Root
+	base string
+	dir  string   // of the last file opened, relative to fsys
+	r    *os.Root // dir, opened
+}
+
+func (o *dirOpener) Open(rel string) (*os.File, error) {
+	dir, name := path.Split(path.Join(o.base, rel))
+	if o.r == nil || dir != o.dir {
+		o.Close()
+		r, err := o.fsys.OpenRoot(path.Clean("./" + dir))
+		if err != nil {
+			return nil, err
+		}
+		o.r, o.dir = r, dir
+	}
+	return o.r.OpenFile(name, os.O_RDONLY|openNonblock, 0)
+}
+
+func (o *dirOpener) Close() {
+	if o.r != nil {
+		o.r.Close()
+		o.r = nil
+	}
+}
+
+// outcome is what became of one file.
+type outcome int
+
+const (
+	gone     outcome = iota // vanished, unreadable or not a regular file: left out
+	searched                // read and searched
+	binary                  // a NUL byte in its first block
+	tooLarge                // above the size limit
+)
+
+// errTooLarge reports a file above the limit, or one that grew past it
+// while it was read.
+var errTooLarge = errors.New("file too large")
+
+// read reads the whole of f, sized first, into buf (grown as needed). A
+// file above limit is not read.
+func read(f *os.File, limit int64, buf []byte) ([]byte, error) {
+	info, err := f.Stat()
+	if err != nil {
+		return buf, err
+	}
+	if !info.Mode().IsRegular() { // a FIFO swapped in after the walk: opened without blocking, never read
+		return buf, os.ErrInvalid
+	}
+	size := info.Size()
+	if size > limit {
+		return buf, errTooLarge
+	}
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+1) // +1 notices a file that grew
+	}
+	data := buf[:0]
+	for int64(len(data)) <= limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):min(int64(cap(data)), limit+1)])
+		data = data[:len(data)+n]
+		if errors.Is(err, io.EOF) || n == 0 && err == nil {
+			break
+		}
+		if err != nil {
+			return data, err
+		}
+	}
+	if int64(len(data)) > limit {
+		return data, errTooLarge
+	}
+	return data, nil
+}
+
+// isBinary applies git's rule: a NUL byte in the first block.
+func isBinary(data []byte) bool {
+	return bytes.IndexByte(data[:min(len(data), binaryProbe)], 0) >= 0
+}
+
+// getBuffer and putBuffer lend read buffers across files and searches.
+func getBuffer() *[]byte { return buffers.Get().(*[]byte) }
+
+func putBuffer(b *[]byte, data []byte) {
+	if cap(data) > keptBuffer {
+		return
+	}
+	*b = data[:0]
+	buffers.Put(b)
+}

@@ -1,0 +1,166 @@
+package grep
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/grove-mcp/grove/internal/panics"
+)
+
+// Workers is how many goroutines read and search files, besides the one
+// that walks.
+const Workers = 2
+
+// Request is one search.
+type Request struct {
+	Pattern       *Pattern
+	Mode          Mode
+	Before, After int   // context lines (Content mode)
+	Max           int   // most matching lines (Content) or files (the other modes); must be positive
+	MaxFileSize   int64 // larger files are skipped and counted; must be positive
+	// Candidate, when set, says whether the file rel can hold a match; a
+	// file it rules out is counted as searched without being read. An index
+	// that knows the pattern's literals (Pattern.Literals) plugs in here.
+	Candidate func(rel string) bool
+}
+
+// Tree is what a search reads: Walk reports the regular files to search,
+// by path relative to the searched directory, in the order the answer
+// lists them; NewOpener opens them.
+type Tree struct {
+	Walk      func(ctx context.Context, visit func(rel string) error) error
+	NewOpener func() Opener
+}
+
+// Hits is what one file contributed.
+type Hits struct {
+	Rel     string
+	Lines   []Line // Content mode: matches and context, in line order
+	Matches int    // matching lines (FilesWithMatches: 1)
+	outcome outcome
+}
+
+// Result is the answer to a search, files in walk order.
+type Result struct {
+	Files    []Hits // files with matches
+	Matches  int    // matching lines shown (Content) or counted
+	Searched int    // files searched (read, or ruled out by Request.Candidate)
+	Binary   int    // files skipped as binary
+	TooLarge int    // files skipped for their size
+	Cut      bool   // Max was reached: more matches (or files) exist
+}
+
+// Search searches the files of t on [Workers] goroutines while this one
+// walks; results are committed in walk order, so the answer is the same on
+// every run. A worker that panics ends the search with an error: the files
+// it held would otherwise be missing from an answer that looks whole.
+func Search(ctx context.Context, req Request, t Tree) (*Result, error) {
+	if req.Pattern == nil || req.Max <= 0 || req.MaxFileSize <= 0 {
+		return nil, errors.New("grep: incomplete request") // a programmer error
+	}
+	parent := ctx
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	col := &collector{req: &req, stop: cancel, pending: make(map[int]Hits)}
+	jobs := make(chan job, 64)
+	var wg sync.WaitGroup
+	errs := make([]error, Workers)
+	for i := range Workers {
+		wg.Go(func() {
+			if err := work(ctx, &req, t.NewOpener(), jobs, col); err != nil {
+				errs[i] = err
+				cancel()
+			}
+		})
+	}
+	walkErr := func() error {
+		defer close(jobs) // even if the walk panics: the workers must end
+		return feed(ctx, &req, t, jobs, col)
+	}()
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if err := parent.Err(); err != nil { // files may have been skipped: the answer is not whole
+		return nil, err
+	}
+	res := col.result()
+	if walkErr != nil && !res.Cut { // when cut, we cancelled the walk ourselves
+		return nil, walkErr
+	}
+	return res, nil
+}
+
+type job struct {
+	idx int
+	rel string
+}
+
+// feed sends the files of the walk to the workers, in walk order, until ctx
+// ends; files the candidate filter rules out are committed directly.
+func feed(ctx context.Context, req *Request, t Tree, jobs chan<- job, col *collector) error {
+	n := 0
+	return t.Walk(ctx, func(rel string) error {
+		if req.Candidate != nil && !req.Candidate(rel) {
+			col.add(n, Hits{Rel: rel, outcome: searched})
+			n++
+			return nil
+		}
+		select {
+		case jobs <- job{idx: n, rel: rel}:
+			n++
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	})
+}
+
+// work searches the files of jobs until there are no more.
+func work(ctx context.Context, req *Request, o Opener, jobs <-chan job, col *collector) (err error) {
+	defer panics.Catch(&err)
+	defer o.Close()
+	s := &scanner{p: req.Pattern, mode: req.Mode, before: req.Before, after: req.After, limit: req.Max + 1}
+	if req.Mode == FilesWithMatches {
+		s.limit = 1
+	} else if req.Mode == Count {
+		s.limit = int(^uint(0) >> 1)
+	}
+	buf := getBuffer()
+	data := *buf
+	defer func() { putBuffer(buf, data) }()
+	for j := range jobs {
+		h := Hits{Rel: j.rel}
+		if ctx.Err() == nil {
+			data = searchFile(req, s, o, &h, data)
+		}
+		col.add(j.idx, h)
+	}
+	return nil
+}
+
+// searchFile opens, reads and scans one file into h; it returns the buffer
+// to read the next file into.
+func searchFile(req *Request, s *scanner, o Opener, h *Hits, buf []byte) []byte {
+	f, err := o.Open(h.Rel)
+	if err != nil {
+		return buf
+	}
+	defer f.Close()
+	data, err := read(f, req.MaxFileSize, buf)
+	switch {
+	case errors.Is(err, errTooLarge):
+		h.outcome = tooLarge
+	case err != nil:
+	case isBinary(data):
+		h.outcome = binary
+	default:
+		h.outcome = searched
+		s.scan(data, h)
+	}
+	if cap(data) > keptBuffer {
+		return buf
+	}
+	return data
+}

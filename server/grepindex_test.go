@@ -1,0 +1,60 @@
+package server
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestListRootsGrepIndex checks that list_roots reports a root's trigram index once a grep started
+// it, with what it holds, and that a grep answers from it.
+func TestListRootsGrepIndex(t *testing.T) {
+	base := realTemp(t)
+	text := "func alpha() {}\n"
+	for _, name := range []string{"a.go", "sub/b.go"} {
+		p := filepath.Join(base, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cs, _, s := connectWith(t, Config{Roots: []string{base}}, modern, nil)
+	if r := listRoots(t, cs).Roots; len(r) != 1 || r[0].GrepIndex != nil {
+		t.Fatalf("before any grep: %+v, want no index", r)
+	}
+	grep := func(pattern string) string {
+		t.Helper()
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "grep", Arguments: map[string]any{"pattern": pattern}})
+		if err != nil || res.IsError {
+			t.Fatalf("grep: %v %v", err, res)
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	grep("alpha")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if !s.files.WaitGrepIndex(ctx, base) {
+		t.Fatalf("no index: %+v", s.files.GrepIndexes())
+	}
+	r := listRoots(t, cs).Roots
+	if len(r) != 1 || r[0].GrepIndex == nil {
+		t.Fatalf("after a grep: %+v, want an index", r)
+	}
+	ix := r[0].GrepIndex
+	if ix.State != "ready" || ix.Files != 2 || ix.TextBytes != int64(2*len(text)) || ix.Bytes <= 0 {
+		t.Errorf("grep_index = %+v", ix)
+	}
+	if err := os.WriteFile(filepath.Join(base, "c.go"), []byte("func beta() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := grep("beta"); !strings.Contains(got, "c.go:1: func beta() {}") {
+		t.Errorf("grep right after a write: %s", got)
+	}
+}
