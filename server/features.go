@@ -52,7 +52,7 @@ func legacyNotFound(req mcp.Request, err error) error {
 
 // addFeatures builds the feature packages and registers them.
 func (s *Server) addFeatures() error {
-	s.files = fsres.New(fsres.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, MaxReadBytes: s.cfg.MaxReadBytes, Logger: s.logger.With("component", "fsres")})
+	s.files = fsres.New(fsres.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, MaxReadBytes: s.cfg.MaxReadBytes, MaxMediaBytes: s.cfg.MaxMediaBytes, Logger: s.logger.With("component", "fsres")})
 	s.repos = gittools.New(gittools.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, MaxReadBytes: s.cfg.MaxReadBytes, Logger: s.logger.With("component", "git")})
 	s.closer = append(s.closer, s.repos.Close)
 	s.prompts = prompts.New(prompts.Options{Scope: s, Git: s.repos, Files: s.files, Logger: s.logger.With("component", "prompts")})
