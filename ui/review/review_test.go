@@ -30,11 +30,15 @@ func newServer(with bool) *mcp.Server {
 	type in struct {
 		X string `json:"x,omitempty"`
 	}
-	h := func(context.Context, *mcp.CallToolRequest, in) (*mcp.CallToolResult, any, error) { return nil, map[string]any{"files": []any{}}, nil }
+	h := func(context.Context, *mcp.CallToolRequest, in) (*mcp.CallToolResult, any, error) {
+		return nil, map[string]any{"files": []any{}}, nil
+	}
 	mcp.AddTool(s, &mcp.Tool{Name: "git_diff", Description: "diff"}, h)
 	mcp.AddTool(s, &mcp.Tool{Name: "git_show", Description: "show", Meta: mcp.Meta{"ui": map[string]any{"visibility": []any{"model", "app"}}, "other": 1}}, h)
 	mcp.AddTool(s, &mcp.Tool{Name: "read_file", Description: "read"}, h)
-	ph := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return &mcp.GetPromptResult{}, nil }
+	ph := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	}
 	s.AddPrompt(&mcp.Prompt{Name: "review_changes"}, ph)
 	s.AddPrompt(&mcp.Prompt{Name: "review_commit"}, ph)
 	s.AddPrompt(&mcp.Prompt{Name: "commit_message"}, ph)
