@@ -36,3 +36,5 @@ ls "$out"/grove-{macos,windows,linux}-{amd64,arm64}.mcpb >/dev/null
 cp "$here/check.mjs" "$work/"
 mkdir -p "$tmp/folder one" "$tmp/-folder two"
 node "$work/check.mjs" "$tmp/unpacked" "$tmp/folder one" "$tmp/-folder two"
+# server.json for the MCP Registry: the template and the one filled in from these bundles.
+"$top/packaging/registry/check.sh" "$out"
