@@ -45,8 +45,11 @@ func drawIcon(size int) *image.NRGBA {
 	return img
 }
 
+// iconSize is what Claude Desktop recommends (mcpb validate says so).
+const iconSize = 512
+
 func TestIcon(t *testing.T) {
-	want := drawIcon(256)
+	want := drawIcon(iconSize)
 	if *update {
 		var b bytes.Buffer
 		if err := png.Encode(&b, want); err != nil {
@@ -69,8 +72,8 @@ func TestIcon(t *testing.T) {
 	if got.Bounds() != want.Bounds() {
 		t.Fatalf("icon.png is %v, want %v", got.Bounds(), want.Bounds())
 	}
-	for y := range 256 {
-		for x := range 256 {
+	for y := range iconSize {
+		for x := range iconSize {
 			if g, w := color.NRGBAModel.Convert(got.At(x, y)), want.NRGBAAt(x, y); g != w {
 				t.Fatalf("icon.png differs from drawIcon at (%d,%d): %v, want %v; run with -update", x, y, g, w)
 			}
