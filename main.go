@@ -228,6 +228,7 @@ func newFlagSet(cfg *server.Config, opts *flagOpts) *flag.FlagSet {
 	})
 	fs.BoolVar(&cfg.ReadOnly, "read-only", false, "offer no tool that writes files or repositories")
 	fs.Int64Var(&cfg.MaxReadBytes, "max-file-size", 10<<20, "largest file, in bytes, that is read whole")
+	fs.Int64Var(&cfg.MaxMediaBytes, "max-media-bytes", 5<<20, "largest image or audio file, in bytes, that read_file sends to the model (0: none; larger ones are described)")
 	fs.IntVar(&cfg.MaxWatches, "max-watches", 0, "most directories to watch for changes (0: the kernel's limit); past it, subscribed files are polled")
 	fs.StringVar(&opts.logLevel, "log-level", "info", "debug, info, warn or error")
 	fs.StringVar(&opts.logFile, "log-file", "", "append logs to this file instead of stderr")
@@ -276,6 +277,12 @@ func parseFlags(args []string) (server.Config, flagOpts, error) {
 	cfg.Roots = append(cfg.Roots, positional...)
 	if cfg.MaxReadBytes <= 0 {
 		return cfg, opts, errors.New("--max-file-size must be positive")
+	}
+	switch {
+	case cfg.MaxMediaBytes < 0:
+		return cfg, opts, errors.New("--max-media-bytes must not be negative")
+	case cfg.MaxMediaBytes == 0:
+		cfg.MaxMediaBytes = -1 // the server's "none"; its zero means the default
 	}
 	if h := opts.http; h.MaxBodyBytes <= 0 || h.MaxSessions <= 0 || h.MaxInFlight <= 0 || h.EventsPerSession <= 0 || h.IdleTimeout <= 0 || h.ShutdownGrace <= 0 {
 		return cfg, opts, errors.New("the --http-max-*, --http-events, --http-idle-timeout and --http-shutdown-grace values must be positive")

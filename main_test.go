@@ -31,6 +31,10 @@ func TestParseFlags(t *testing.T) {
 		{name: "-- after a dir", args: []string{"/a", "--", "-x"}, roots: []string{"/a", "-x"}},
 		{name: "command word later is a dir", args: []string{"/a", "doctor"}, roots: []string{"/a", "doctor"}},
 		{name: "dot-slash dir named like a command", args: []string{"./doctor"}, roots: []string{"./doctor"}},
+		// What the MCP Bundle's manifest (packaging/mcpb) makes of a read-only
+		// switch and two chosen folders.
+		{name: "bundle args", args: []string{"--read-only=true", "--", "/a", "/-b"}, roots: []string{"/a", "/-b"}, readOnly: true},
+		{name: "bundle args, writable", args: []string{"--read-only=false", "--", "/a"}, roots: []string{"/a"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg, opts, err := parseFlags(tt.args)
@@ -69,6 +73,24 @@ func TestParseFlagsHTTP(t *testing.T) {
 	}
 	if _, _, err := parseFlags([]string{"--http", ":1", "--http-max-body", "0"}); err == nil {
 		t.Error("--http-max-body 0 was accepted")
+	}
+}
+
+func TestParseFlagsMaxMedia(t *testing.T) {
+	for _, tt := range []struct {
+		args    []string
+		want    int64
+		wantErr bool
+	}{
+		{args: nil, want: 5 << 20},
+		{args: []string{"--max-media-bytes", "1000"}, want: 1000},
+		{args: []string{"--max-media-bytes", "0"}, want: -1}, // none: the server's zero means its default
+		{args: []string{"--max-media-bytes", "-5"}, wantErr: true},
+	} {
+		cfg, _, err := parseFlags(tt.args)
+		if (err != nil) != tt.wantErr || err == nil && cfg.MaxMediaBytes != tt.want {
+			t.Errorf("parseFlags(%q): MaxMediaBytes %d, err %v; want %d, error %v", tt.args, cfg.MaxMediaBytes, err, tt.want, tt.wantErr)
+		}
 	}
 }
 

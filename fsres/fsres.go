@@ -45,6 +45,7 @@ import (
 
 	"github.com/grove-mcp/grove/fsres/internal/grep"
 	"github.com/grove-mcp/grove/fsres/internal/trigram"
+	"github.com/grove-mcp/grove/fsres/internal/media"
 	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
@@ -63,6 +64,11 @@ type Options struct {
 	MaxReadBytes int64        // largest file read or searched; default 10 MiB
 	PageSize     int          // resources/list page size; default 500
 	Logger       *slog.Logger // nil discards
+
+	// MaxMediaBytes is the largest image or audio file read_file and
+	// read_files send as such; larger ones are described. Zero means 5 MiB,
+	// a negative value sends none.
+	MaxMediaBytes int64
 }
 
 // Files serves files under the roots of each request's scope.
@@ -88,6 +94,11 @@ func New(opts Options) *Files {
 	if opts.MaxReadBytes <= 0 {
 		opts.MaxReadBytes = defaultMaxReadBytes
 	}
+	if opts.MaxMediaBytes == 0 {
+		opts.MaxMediaBytes = media.DefaultMaxBytes
+	}
+	opts.MaxMediaBytes = min(opts.MaxMediaBytes, opts.MaxReadBytes) // a file sent is a file read
+
 	if opts.PageSize <= 0 {
 		opts.PageSize = defaultPageSize
 	}

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/grove-mcp/grove/fsres/internal/media"
 	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,11 +32,14 @@ type FileText struct {
 	StartLine  int    `json:"start_line,omitempty"`
 	EndLine    int    `json:"end_line,omitempty"`
 	Cut        bool   `json:"cut,omitempty" jsonschema:"only part of the file is in content"`
-	Binary     bool   `json:"binary,omitempty" jsonschema:"the file is not UTF-8 text; content is left out"`
+	Binary     bool   `json:"binary,omitempty" jsonschema:"the file is not UTF-8 text; its bytes are left out unless media says otherwise"`
 	Size       int64  `json:"size"`
 	MIMEType   string `json:"mime_type,omitempty"`
+	Media      string `json:"media,omitempty" jsonschema:"image or audio: the file comes as an image or audio content block (base64, mime_type), unless media_limit is set"`
+	MediaLimit int64  `json:"media_limit,omitempty" jsonschema:"set when the image or audio file is above this many bytes: it is described, not sent"`
 
 	text string // the whole text block, when built with Content (see wholeFile)
+	data []byte // the bytes of an image or audio file to send (see media)
 }
 
 func (f *Files) readFile(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scope, in ReadFileArgs) (*mcp.CallToolResult, FileText, error) {
@@ -46,7 +50,11 @@ func (f *Files) readFile(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 	if err != nil {
 		return nil, FileText{}, err
 	}
-	return textResult(out.summary()), out, nil
+	res := textResult(out.summary())
+	if out.data != nil {
+		res.Content = append(res.Content, media.Kind(out.Media).Block(out.data, out.MIMEType))
+	}
+	return res, out, nil
 }
 
 func checkRange(in ReadFileArgs) error {
@@ -79,16 +87,55 @@ func (f *Files) readText(ctx context.Context, sc *roots.Scope, in ReadFileArgs) 
 	if info.Size() > f.opts.MaxReadBytes && windowed {
 		return f.readLarge(ctx, file, info, in, out)
 	}
+	if info.Size() > f.opts.MaxReadBytes {
+		if m, ok := f.largeMedia(file, info, out); ok {
+			return m, nil
+		}
+	}
 	data, _, err := f.readOpen(file, info)
 	if err != nil {
 		return FileText{}, toolError(in.Path, err)
 	}
 	if !isText(data) {
 		out.Binary, out.MIMEType = true, detectMIME(info.Name(), data, false)
-		return out, nil
+		return f.media(out, data), nil
 	}
 	return cutLines(out, data, in)
 }
+
+// media marks out, a binary file, as an image or audio file when its type is
+// one, and keeps data to send when it is within MaxMediaBytes.
+func (f *Files) media(out FileText, data []byte) FileText {
+	k := media.Of(out.MIMEType)
+	if k == media.None || f.opts.MaxMediaBytes < 0 {
+		return out
+	}
+	out.Media = string(k)
+	if out.Size > f.opts.MaxMediaBytes || int64(len(data)) > f.opts.MaxMediaBytes {
+		out.MediaLimit = f.opts.MaxMediaBytes
+		return out
+	}
+	out.data = data
+	return out
+}
+
+// largeMedia describes a file above MaxReadBytes that is an image or audio
+// file by its first bytes; it reports false for any other file (whose head
+// it has then consumed: the caller refuses files that large).
+func (f *Files) largeMedia(file io.Reader, info fs.FileInfo, out FileText) (FileText, bool) {
+	head := make([]byte, sniffLen)
+	n, _ := io.ReadFull(file, head)
+	mimeType := detectMIME(info.Name(), head[:n], false)
+	if media.Of(mimeType) == media.None {
+		return out, false
+	}
+	out.Binary, out.MIMEType = true, mimeType
+	return f.media(out, nil), true
+}
+
+// sniffLen is how much of a file the MIME sniffer looks at
+// (gabriel-vasile/mimetype reads 3 KiB by default).
+const sniffLen = 3072
 
 // readLarge serves a line window of a file above MaxReadBytes by streaming.
 func (f *Files) readLarge(ctx context.Context, file io.Reader, info fs.FileInfo, in ReadFileArgs, out FileText) (FileText, error) {
@@ -96,7 +143,7 @@ func (f *Files) readLarge(ctx context.Context, file io.Reader, info fs.FileInfo,
 	n, _ := io.ReadFull(file, head)
 	if head = head[:n]; looksBinary(head) {
 		out.Binary, out.MIMEType = true, detectMIME(info.Name(), head, false)
-		return out, nil
+		return f.media(out, nil), nil
 	}
 	return f.readLargeText(ctx, io.MultiReader(bytes.NewReader(head), file), in, out)
 }
@@ -167,6 +214,10 @@ func wholeHead(path string, lines int) string {
 // summary is the text a model sees for one file.
 func (t FileText) summary() string {
 	switch {
+	case t.Media != "" && t.MediaLimit > 0:
+		return fmt.Sprintf("%s: %s file, %s, %s; not shown: above the limit of %s for images and audio", t.Path, t.Media, byteSize(t.Size), t.MIMEType, byteSize(t.MediaLimit))
+	case t.Media != "" && t.data != nil:
+		return fmt.Sprintf("%s: %s file, %s, %s; in the next content block", t.Path, t.Media, byteSize(t.Size), t.MIMEType)
 	case t.Binary:
 		return fmt.Sprintf("%s: binary file, %s, %s; not shown", t.Path, byteSize(t.Size), t.MIMEType)
 	case t.TotalLines == 0:

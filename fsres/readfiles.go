@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/grove-mcp/grove/fsres/internal/media"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -38,6 +39,7 @@ func (f *Files) readFiles(ctx context.Context, _ *mcp.CallToolRequest, sc *roots
 		return nil, FilesText{}, fmt.Errorf("%d paths asked, at most %d per call", len(in.Paths), maxReadFiles)
 	}
 	out := FilesText{Files: make([]FileResult, 0, len(in.Paths))}
+	var res mcp.CallToolResult
 	var b strings.Builder
 	budget := f.opts.MaxReadBytes // all files together stay within one file's limit
 	for _, p := range in.Paths {
@@ -49,18 +51,28 @@ func (f *Files) readFiles(ctx context.Context, _ *mcp.CallToolRequest, sc *roots
 		switch {
 		case err != nil:
 			r.Error = err.Error()
-		case int64(len(t.Content)) > budget:
+		case t.weight() > budget:
 			r.Error = fmt.Sprintf("%s: skipped, the answer already holds the read limit of %s; read it alone", p, byteSize(f.opts.MaxReadBytes))
 		default:
-			budget -= int64(len(t.Content))
+			budget -= t.weight()
 			r.FileText = t
 		}
 		out.Files = append(out.Files, r)
 		if r.Error != "" {
 			fmt.Fprintf(&b, "--- %s\nerror: %s\n", p, r.Error)
-		} else {
-			fmt.Fprintf(&b, "--- %s\n", r.summary())
+			continue
+		}
+		fmt.Fprintf(&b, "--- %s\n", r.summary())
+		if t.data != nil { // the image or audio block follows the text that names it
+			res.Content = append(res.Content, &mcp.TextContent{Text: b.String()}, media.Kind(t.Media).Block(t.data, t.MIMEType))
+			b.Reset()
 		}
 	}
-	return textResult(b.String()), out, nil
+	if b.Len() > 0 || len(res.Content) == 0 {
+		res.Content = append(res.Content, &mcp.TextContent{Text: b.String()})
+	}
+	return &res, out, nil
 }
+
+// weight is what a file adds to an answer.
+func (t FileText) weight() int64 { return int64(len(t.Content) + len(t.data)) }

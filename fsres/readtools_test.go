@@ -34,7 +34,7 @@ func TestReadFile(t *testing.T) {
 		{"end past the end", ReadFileArgs{Path: main, StartLine: 5, EndLine: 99}, FileText{Path: main, TotalLines: 5,
 			StartLine: 5, EndLine: 5, Cut: true, Content: "}\n", Size: 48}},
 		{"binary", ReadFileArgs{Path: filepath.Join(root, "image.png")}, FileText{Path: filepath.Join(root, "image.png"),
-			Binary: true, Size: int64(len(pngBytes)), MIMEType: "image/png"}},
+			Binary: true, Size: int64(len(pngBytes)), MIMEType: "image/png", Media: "image"}},
 		{"empty", ReadFileArgs{Path: filepath.Join(root, "empty.txt")}, FileText{Path: filepath.Join(root, "empty.txt")}},
 		{"large range", ReadFileArgs{Path: big, StartLine: 10, EndLine: 12}, FileText{Path: big, TotalLines: 1000,
 			StartLine: 10, EndLine: 12, Cut: true, Content: "x\nx\nx\n", Size: 2000}},

@@ -17,11 +17,13 @@ func (f *Files) registerReadTools(s *mcp.Server) {
 	}
 	scope.AddTool(s, read("read_file", "Read file",
 		"Read a text file inside the roots. Give start_line/end_line (1-based, inclusive), head or tail to read part of it; "+
-			"the answer says the total line count and whether it was cut. Binary files are described, not dumped. "+
+			"the answer says the total line count and whether it was cut. PNG, JPEG, GIF and WebP images and WAV, MP3, Ogg and FLAC audio "+
+			"come as an image or audio content block (up to a size limit); other binary files are described, not dumped. "+
 			"The text comes in the content block; structuredContent holds its metadata."),
 		p, f.readFile)
 	scope.AddTool(s, read("read_files", "Read files",
 		"Read several text files at once; a file that fails gets its own error and does not stop the others. "+
+			"Images and audio come as their own content blocks, after the text that names them. "+
 			"The texts come in the content block; structuredContent holds their metadata."),
 		p, f.readFiles)
 	scope.AddTool(s, read("list_directory", "List directory",

@@ -10,6 +10,7 @@ import (
 	"github.com/grove-mcp/grove/gittools"
 	"github.com/grove-mcp/grove/prompts"
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/ui/review"
 	"github.com/grove-mcp/grove/watch"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,7 +53,7 @@ func legacyNotFound(req mcp.Request, err error) error {
 
 // addFeatures builds the feature packages and registers them.
 func (s *Server) addFeatures() error {
-	s.files = fsres.New(fsres.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, MaxReadBytes: s.cfg.MaxReadBytes, Logger: s.logger.With("component", "fsres")})
+	s.files = fsres.New(fsres.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, MaxReadBytes: s.cfg.MaxReadBytes, MaxMediaBytes: s.cfg.MaxMediaBytes, Logger: s.logger.With("component", "fsres")})
 	s.repos = gittools.New(gittools.Options{Scope: s, ReadOnly: s.cfg.ReadOnly, MaxReadBytes: s.cfg.MaxReadBytes, Logger: s.logger.With("component", "git")})
 	s.closer = append(s.closer, s.repos.Close)
 	s.prompts = prompts.New(prompts.Options{Scope: s, Git: s.repos, Files: s.files, Logger: s.logger.With("component", "prompts")})
@@ -65,7 +66,7 @@ func (s *Server) addFeatures() error {
 		s.repos.Register(s.mcp)
 	}, s.logger)
 	s.closer = append(s.closer, s.tools.close)
-	s.mcp.AddReceivingMiddleware(recoverPanics(s.logger), s.carry.results, localhostURIs, s.listResources, eraErrors, emptyText, s.tools.wait)
+	s.mcp.AddReceivingMiddleware(recoverPanics(s.logger), s.carry.results, localhostURIs, s.listResources, eraErrors, emptyText, s.tools.wait, review.Middleware)
 	s.mcp.AddReceivingMiddleware(s.clientLog.middleware) // outermost: every handler's context names its session
 	s.mcp.AddSendingMiddleware(s.listSent.middleware, s.tools.quiet)
 	if s.multi != nil {

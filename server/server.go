@@ -37,6 +37,10 @@ type Config struct {
 	Logger       *slog.Logger     // nil discards
 	Metrics      *metrics.Metrics // nil: no metrics (see metrics.go)
 
+	// MaxMediaBytes is the largest image or audio file read_file sends to
+	// the model; 0 means 5 MiB, a negative value none.
+	MaxMediaBytes int64
+
 	// Stdin and Stdout carry the protocol for [Run]; main hands it the
 	// process's own.
 	Stdin  io.Reader

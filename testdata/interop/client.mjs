@@ -23,10 +23,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import {
   ListRootsRequestSchema, ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { gitEnv, repository, timeoutMs, waitFor as waitUntil } from "./fixture.mjs";
+import { gitEnv, media, mediaBlocks, pngBase64, repository, timeoutMs, waitFor as waitUntil } from "./fixture.mjs";
 
 const fail = (msg) => { console.error("FAIL:", msg); process.exit(1); };
 const ok = (msg) => console.log("ok  ", msg);
@@ -72,6 +72,7 @@ async function checks(transport, root) {
   ok("resources/read text");
 
   await largeAnswers(client, root);
+  await mediaFiles(client, root);
 
   const list = await client.listResources();
   if (!list.resources.some((r) => r.uri === uri)) fail(`resources/list lacks ${uri}`);
@@ -132,6 +133,30 @@ async function largeAnswers(client, root) {
   const many = await client.callTool({ name: "list_directory", arguments: { path: join(root, "many") } });
   if (many.isError || many.structuredContent.entries.length !== 500) fail(`list_directory of 500: ${JSON.stringify(many).slice(0, 300)}`);
   ok("large answers (resources/read, read_file, list_directory structuredContent)");
+}
+
+// mediaFiles: read_file and read_files send images and audio as content
+// blocks, which the SDK client validates against its result schema.
+async function mediaFiles(client, root) {
+  media(root);
+  const one = await client.callTool({ name: "read_file", arguments: { path: "docs/screenshot.png" } });
+  const problem = one.isError ? JSON.stringify(one) : mediaBlocks(one, ["image"]);
+  if (problem) fail(`read_file of a PNG: ${problem}`);
+  if (one.structuredContent.media !== "image" || one.structuredContent.mime_type !== "image/png") {
+    fail(`read_file of a PNG: structuredContent ${JSON.stringify(one.structuredContent)}`);
+  }
+  const several = await client.callTool({ name: "read_files", arguments: { paths: ["docs/beep.wav", "hello.txt", "docs/screenshot.png"] } });
+  const problems = several.isError ? JSON.stringify(several) : mediaBlocks(several, ["audio", "image"]);
+  if (problems) fail(`read_files of a WAV, a text and a PNG: ${problems}`);
+  // A 20 MiB PNG (the fixture's header, then zeros) is described, not sent.
+  const huge = join(root, "docs", "huge.png");
+  writeFileSync(huge, Buffer.from(pngBase64, "base64").subarray(0, 33));
+  truncateSync(huge, 20 << 20);
+  const big = await client.callTool({ name: "read_file", arguments: { path: huge } });
+  if (big.isError || big.content.length !== 1 || !/image file, 20 MiB, image\/png; not shown/.test(big.content[0].text)) {
+    fail(`read_file of a 20 MiB PNG: ${JSON.stringify(big).slice(0, 300)}`);
+  }
+  ok("read_file and read_files send a PNG and a WAV as image and audio blocks; a 20 MiB PNG is described");
 }
 
 async function gitTools(client) {

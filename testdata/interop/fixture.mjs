@@ -26,6 +26,29 @@ export async function waitFor(what, pred, fail) {
   }
 }
 
+// A 1x1 PNG and a WAV of four silent samples: read_file sends them as image
+// and audio content blocks.
+export const pngBase64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGMAAQAABQABDQottAAAAABJRU5ErkJggg==";
+export const wavBase64 = "UklGRigAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQQAAACAgICA";
+
+// media writes docs/screenshot.png and docs/beep.wav under dir.
+export function media(dir) {
+  mkdirSync(join(dir, "docs"), { recursive: true });
+  writeFileSync(join(dir, "docs", "screenshot.png"), Buffer.from(pngBase64, "base64"));
+  writeFileSync(join(dir, "docs", "beep.wav"), Buffer.from(wavBase64, "base64"));
+}
+
+// mediaBlocks checks a tool result for one image and one audio block holding
+// the fixture's bytes; it returns what is wrong, or "".
+export function mediaBlocks(result, want) {
+  const got = result.content.filter((c) => c.type === "image" || c.type === "audio")
+    .map((c) => `${c.type} ${c.mimeType} ${c.data}`);
+  const expected = want.map((w) => ({
+    image: `image image/png ${pngBase64}`, audio: `audio audio/wav ${wavBase64}`,
+  })[w]);
+  return JSON.stringify(got) === JSON.stringify(expected) ? "" : `media blocks ${JSON.stringify(got).slice(0, 300)}, want ${want}`;
+}
+
 // repository makes root a git repository with two commits and leaves app.txt
 // modified.
 export function repository(root) {

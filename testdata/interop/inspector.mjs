@@ -18,6 +18,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { media, mediaBlocks } from "./fixture.mjs";
 
 const [cliDir, grove] = process.argv.slice(2);
 if (!cliDir || !grove) {
@@ -65,6 +66,7 @@ function fixture(dir) {
   git("add", "staged.txt");
   write("src/main.go", 'package main\n\nfunc main() { println("hello, world") }\n');
   write("build.log", "ignored\n");
+  media(dir);
 }
 
 const template = join(work, "template");
@@ -211,13 +213,24 @@ for (const tool of tools) {
   }
 }
 
+// Media calls: the CLI validates each result against the SDK's schema, and the
+// image and audio blocks must hold the fixture's bytes.
+const mediaCalls = [
+  { name: "read_file", args: { path: "docs/screenshot.png" }, want: ["image"] },
+  { name: "read_files", args: { paths: ["docs/screenshot.png", "README.md", "docs/beep.wav"] }, want: ["image", "audio"] },
+].filter((m) => !only || only.includes(m.name));
+for (const m of mediaCalls) {
+  const tool = tools.find((t) => t.name === m.name);
+  calls.push({ tool, args: Object.keys(m.args), values: m.args, label: `${m.name} media ${JSON.stringify(m.args)}`, media: m.want });
+}
+
 async function run(call, i) {
   const root = join(work, `call${i}`);
   cpSync(template, root, { recursive: true });
   const props = call.tool.inputSchema.properties ?? {};
   const cliArgs = ["--method", "tools/call", "--tool-name", call.tool.name];
   for (const arg of call.args) {
-    const v = valueFor(call.tool.name, arg, props[arg], root);
+    const v = call.values?.[arg] ?? valueFor(call.tool.name, arg, props[arg], root);
     const text = typeof v === "string" ? v : JSON.stringify(v);
     cliArgs.push("--tool-arg", `${arg}=${JSON.stringify(text)}`);
   }
@@ -228,7 +241,7 @@ async function run(call, i) {
   const said = r.result.content.map((c) => c.text).join(" ").slice(0, 600);
   if (call.wantError) return r.result.isError && call.wantError.test(said) ? "" : `want an isError result matching ${call.wantError}, got: ${said}`;
   if (r.result.isError) return `isError: ${said}`;
-  return "";
+  return call.media ? mediaBlocks(r.result, call.media) : "";
 }
 
 const failures = [];
