@@ -20,6 +20,7 @@ import (
 	"syscall"
 
 	"github.com/grove-mcp/grove/server"
+	"github.com/grove-mcp/grove/server/httpserve"
 	"golang.org/x/term"
 )
 
@@ -188,7 +189,7 @@ type flagOpts struct {
 	version     bool
 	logLevel    string
 	logFile     string
-	http        server.HTTPConfig
+	http        httpserve.Config
 	tokenFile   string
 	metricsAddr string // --metrics: main_metrics.go
 }
@@ -197,8 +198,8 @@ type flagOpts struct {
 // gracefully and exits 0.
 func runHTTP(ctx context.Context, cfg server.Config, opts flagOpts) int {
 	hc := opts.http
-	hc.Addr = server.HTTPAddr(hc.Addr)
-	token, generated, err := server.HTTPToken(hc.Addr, opts.tokenFile, os.Getenv(server.TokenEnv))
+	hc.Addr = httpserve.Addr(hc.Addr)
+	token, generated, err := httpserve.Token(hc.Addr, opts.tokenFile, os.Getenv(httpserve.TokenEnv))
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
 		return 2
@@ -206,9 +207,9 @@ func runHTTP(ctx context.Context, cfg server.Config, opts flagOpts) int {
 	hc.Token = token
 	hc.Mount = mountMetrics(hc.Mount, cfg.Metrics) // main_metrics.go
 	hc.Ready = func(addr net.Addr) {
-		fmt.Fprint(os.Stderr, server.ClientConfig(server.HTTPURL(addr), token, generated))
+		fmt.Fprint(os.Stderr, httpserve.ClientConfig(httpserve.URL(addr), token, generated))
 	}
-	if err := server.RunHTTP(ctx, cfg, hc); err != nil {
+	if err := httpserve.Run(ctx, cfg, hc); err != nil {
 		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
 		return 1
 	}
@@ -287,7 +288,7 @@ func parseFlags(args []string) (server.Config, flagOpts, error) {
 func httpFlags(fs *flag.FlagSet, opts *flagOpts) {
 	hc := &opts.http
 	fs.StringVar(&hc.Addr, "http", "", "serve MCP over Streamable HTTP on ADDR (host:port; a bare port means 127.0.0.1) instead of stdio")
-	fs.StringVar(&opts.tokenFile, "http-token-file", "", "file holding the bearer token HTTP clients must send (else $"+server.TokenEnv+", else one is generated)")
+	fs.StringVar(&opts.tokenFile, "http-token-file", "", "file holding the bearer token HTTP clients must send (else $"+httpserve.TokenEnv+", else one is generated)")
 	fs.Func("http-allow-origin", "an Origin allowed to call over HTTP, like https://app.example (repeatable; none by default)", func(s string) error {
 		hc.AllowOrigins = append(hc.AllowOrigins, s)
 		return nil
@@ -296,12 +297,12 @@ func httpFlags(fs *flag.FlagSet, opts *flagOpts) {
 		hc.AllowHosts = append(hc.AllowHosts, s)
 		return nil
 	})
-	fs.Int64Var(&hc.MaxBodyBytes, "http-max-body", server.DefaultHTTPMaxBodyBytes, "largest HTTP request body in bytes (413 past it)")
-	fs.IntVar(&hc.MaxSessions, "http-max-sessions", server.DefaultHTTPMaxSessions, "most HTTP sessions and modern listen streams at once (503 past it)")
-	fs.DurationVar(&hc.IdleTimeout, "http-idle-timeout", server.DefaultHTTPIdleTimeout, "an HTTP session with no request for this long ends (404 after)")
-	fs.IntVar(&hc.MaxInFlight, "http-max-in-flight", server.DefaultHTTPMaxInFlight, "most requests in flight per HTTP session (429 past it)")
-	fs.IntVar(&hc.EventsPerSession, "http-events", server.DefaultHTTPEventsPerSession, "notifications kept per HTTP session for a client that reconnects (Last-Event-ID)")
-	fs.DurationVar(&hc.ShutdownGrace, "http-shutdown-grace", server.DefaultHTTPShutdownGrace, "how long requests in flight get to finish on SIGINT/SIGTERM")
+	fs.Int64Var(&hc.MaxBodyBytes, "http-max-body", httpserve.DefaultMaxBodyBytes, "largest HTTP request body in bytes (413 past it)")
+	fs.IntVar(&hc.MaxSessions, "http-max-sessions", httpserve.DefaultMaxSessions, "most HTTP sessions and modern listen streams at once (503 past it)")
+	fs.DurationVar(&hc.IdleTimeout, "http-idle-timeout", httpserve.DefaultIdleTimeout, "an HTTP session with no request for this long ends (404 after)")
+	fs.IntVar(&hc.MaxInFlight, "http-max-in-flight", httpserve.DefaultMaxInFlight, "most requests in flight per HTTP session (429 past it)")
+	fs.IntVar(&hc.EventsPerSession, "http-events", httpserve.DefaultEventsPerSession, "notifications kept per HTTP session for a client that reconnects (Last-Event-ID)")
+	fs.DurationVar(&hc.ShutdownGrace, "http-shutdown-grace", httpserve.DefaultShutdownGrace, "how long requests in flight get to finish on SIGINT/SIGTERM")
 }
 
 func printUsage(w io.Writer) {

@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/grove-mcp/grove/server"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,8 +21,8 @@ import (
 // Origin, token, limits), then the SDK's Streamable HTTP handlers, one per
 // protocol era.
 type front struct {
-	s      *Server
-	hc     HTTPConfig
+	mcp    *mcp.Server
+	hc     Config
 	logger *slog.Logger
 	bound  string // the address listened on, host:port
 	token  [sha256.Size]byte
@@ -40,10 +41,10 @@ type front struct {
 	idle     chan struct{}  // closed when working drops to 0; nil while it is 0
 }
 
-func newFront(s *Server, hc HTTPConfig, bound string) *front {
-	f := &front{s: s, hc: hc, bound: bound, logger: s.logger.With("component", "http"),
+func newFront(s *server.Server, logger *slog.Logger, hc Config, bound string) *front {
+	f := &front{mcp: s.MCP(), hc: hc, bound: bound, logger: logger.With("component", "http"),
 		token: sha256.Sum256([]byte(hc.Token)), inFlight: make(map[string]int)}
-	getServer := func(*http.Request) *mcp.Server { return s.mcp }
+	getServer := func(*http.Request) *mcp.Server { return f.mcp }
 	f.events = newEventStore(hc.EventsPerSession, eventBytesPerSession, 2*hc.MaxSessions)
 	f.legacy = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Logger:              f.logger.With("era", "legacy"),
@@ -64,7 +65,7 @@ func newFront(s *Server, hc HTTPConfig, bound string) *front {
 	return f
 }
 
-// mux serves /mcp and the operator's extra paths (HTTPConfig.Mount), all
+// mux serves /mcp and the operator's extra paths (Config.Mount), all
 // behind the same checks; every other path is 404.
 func (f *front) mux() http.Handler {
 	mux := http.NewServeMux()
@@ -166,5 +167,5 @@ func (f *front) route(w http.ResponseWriter, r *http.Request) {
 }
 
 func modernHeader(r *http.Request) bool {
-	return r.Header.Get("Mcp-Protocol-Version") >= modernVersion
+	return r.Header.Get("Mcp-Protocol-Version") >= server.ModernVersion
 }

@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"crypto/rand"
@@ -12,9 +12,9 @@ import (
 // TokenEnv names the environment variable that may hold the HTTP token.
 const TokenEnv = "GROVE_HTTP_TOKEN"
 
-// HTTPAddr completes an --http value: a bare port means the loopback
+// Addr completes an --http value: a bare port means the loopback
 // address, which is where grove listens unless told otherwise.
-func HTTPAddr(v string) string {
+func Addr(v string) string {
 	if !strings.Contains(v, ":") {
 		return net.JoinHostPort("127.0.0.1", v)
 	}
@@ -35,11 +35,11 @@ func Loopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// HTTPToken decides the bearer token: the contents of file when given, else
+// Token decides the bearer token: the contents of file when given, else
 // the environment's (env is os.Getenv(TokenEnv)), else a new random one
 // (generated is then true). A bind beyond loopback needs an explicit token:
 // a generated one shows only on this machine's terminal.
-func HTTPToken(addr, file, env string) (token string, generated bool, err error) {
+func Token(addr, file, env string) (token string, generated bool, err error) {
 	switch {
 	case file != "":
 		b, err := os.ReadFile(file)
@@ -64,8 +64,8 @@ func HTTPToken(addr, file, env string) (token string, generated bool, err error)
 	return token, false, nil
 }
 
-// HTTPURL is the URL clients use for a bound address.
-func HTTPURL(addr net.Addr) string {
+// URL is the URL clients use for a bound address.
+func URL(addr net.Addr) string {
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
 		return "http://" + addr.String() + "/mcp"

@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"bytes"
@@ -109,7 +109,7 @@ func (f *front) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) 
 // never lets one too many in.
 func (f *front) take(n *int) bool {
 	live := 0
-	for ss := range f.s.mcp.Sessions() {
+	for ss := range f.mcp.Sessions() {
 		if ss.ID() != "" {
 			live++
 		}

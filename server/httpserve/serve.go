@@ -1,4 +1,17 @@
-package server
+// Package httpserve serves a grove [server.Server] over HTTP: MCP's Streamable
+// HTTP transport at /mcp, in both protocol eras. It owns everything between
+// the socket and the SDK's handlers: the Host, Origin and bearer-token
+// checks, the limits (body size, sessions, requests in flight, idle
+// sessions), the per-session event store for resumable streams, JSON-RPC
+// error bodies for HTTP refusals, and a graceful shutdown. What a client may
+// reach is the server's business, not the transport's.
+//
+//	err := httpserve.Run(ctx, server.Config{Roots: roots},
+//		httpserve.Config{Addr: "127.0.0.1:8848", Token: token})
+//
+// The operator's side (the token, the URL, the configuration a client
+// pastes) is in token.go; docs/http.md is the user's guide.
+package httpserve
 
 import (
 	"context"
@@ -8,11 +21,13 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/grove-mcp/grove/server"
 )
 
-// HTTPConfig is what the operator decides for the Streamable HTTP transport
+// Config is what the operator decides for the HTTP transport
 // (grove --http ADDR). Zero limits mean the defaults below.
-type HTTPConfig struct {
+type Config struct {
 	Addr         string   // host:port to listen on
 	Token        string   // the bearer token every request must carry; required
 	AllowOrigins []string // Origin header values allowed (scheme://host[:port]); none by default
@@ -36,14 +51,14 @@ type HTTPConfig struct {
 	Ready func(addr net.Addr)
 }
 
-// Defaults of [HTTPConfig], documented in docs/http.md.
+// Defaults of [Config], documented in docs/http.md.
 const (
-	DefaultHTTPMaxBodyBytes     = 4 << 20 // the SDK's own default; a request is JSON, a write_file's text at most
-	DefaultHTTPMaxSessions      = 64
-	DefaultHTTPIdleTimeout      = 30 * time.Minute
-	DefaultHTTPMaxInFlight      = 16
-	DefaultHTTPEventsPerSession = 256
-	DefaultHTTPShutdownGrace    = 10 * time.Second
+	DefaultMaxBodyBytes     = 4 << 20 // the SDK's own default; a request is JSON, a write_file's text at most
+	DefaultMaxSessions      = 64
+	DefaultIdleTimeout      = 30 * time.Minute
+	DefaultMaxInFlight      = 16
+	DefaultEventsPerSession = 256
+	DefaultShutdownGrace    = 10 * time.Second
 	// eventBytesPerSession bounds the bytes of one session's kept events,
 	// whatever their number.
 	eventBytesPerSession = 1 << 20
@@ -54,48 +69,48 @@ const (
 	bodyReadTimeout = 30 * time.Second
 )
 
-func (hc *HTTPConfig) defaults() {
+func (hc *Config) defaults() {
 	if hc.MaxBodyBytes <= 0 {
-		hc.MaxBodyBytes = DefaultHTTPMaxBodyBytes
+		hc.MaxBodyBytes = DefaultMaxBodyBytes
 	}
 	if hc.MaxSessions <= 0 {
-		hc.MaxSessions = DefaultHTTPMaxSessions
+		hc.MaxSessions = DefaultMaxSessions
 	}
 	if hc.IdleTimeout <= 0 {
-		hc.IdleTimeout = DefaultHTTPIdleTimeout
+		hc.IdleTimeout = DefaultIdleTimeout
 	}
 	if hc.MaxInFlight <= 0 {
-		hc.MaxInFlight = DefaultHTTPMaxInFlight
+		hc.MaxInFlight = DefaultMaxInFlight
 	}
 	if hc.EventsPerSession <= 0 {
-		hc.EventsPerSession = DefaultHTTPEventsPerSession
+		hc.EventsPerSession = DefaultEventsPerSession
 	}
 	if hc.ShutdownGrace <= 0 {
-		hc.ShutdownGrace = DefaultHTTPShutdownGrace
+		hc.ShutdownGrace = DefaultShutdownGrace
 	}
 	if hc.bodyTimeout <= 0 {
 		hc.bodyTimeout = bodyReadTimeout
 	}
 }
 
-// ErrNoRootsHTTP is returned by [RunHTTP] without --root: over HTTP, client
+// ErrNoRoots is returned by [Run] without --root: over HTTP, client
 // roots alone would let a remote client name any directory.
-var ErrNoRootsHTTP = errors.New("--http needs at least one --root: over HTTP a client's roots only narrow the operator's")
+var ErrNoRoots = errors.New("--http needs at least one --root: over HTTP a client's roots only narrow the operator's")
 
-// RunHTTP serves MCP over Streamable HTTP at /mcp on hc.Addr until ctx is
+// Run serves MCP over Streamable HTTP at /mcp on hc.Addr until ctx is
 // done, then shuts down gracefully: it stops accepting, lets requests in
 // flight finish (up to hc.ShutdownGrace), ends the sessions and their
 // streams, and returns nil.
-func RunHTTP(ctx context.Context, cfg Config, hc HTTPConfig) error {
+func Run(ctx context.Context, cfg server.Config, hc Config) error {
 	if len(cfg.Roots) == 0 {
-		return ErrNoRootsHTTP
+		return ErrNoRoots
 	}
 	if hc.Token == "" {
-		return errors.New("server.RunHTTP needs a token")
+		return errors.New("httpserve.Run needs a token")
 	}
 	hc.defaults()
-	cfg.multi = true
-	s, err := New(cfg)
+	cfg.MultiSession = true
+	s, err := server.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -104,11 +119,11 @@ func RunHTTP(ctx context.Context, cfg Config, hc HTTPConfig) error {
 	if err != nil {
 		return fmt.Errorf("listening for HTTP: %w", err)
 	}
-	f := newFront(s, hc, ln.Addr().String())
+	f := newFront(s, logger(cfg), hc, ln.Addr().String())
 	if hc.Ready != nil {
 		hc.Ready(ln.Addr())
 	}
-	s.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "path", "/mcp")
+	f.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "path", "/mcp")
 	return f.serve(ctx, ln)
 }
 
@@ -143,11 +158,19 @@ func (f *front) shutdown(hs *http.Server) {
 	go func() { shut <- hs.Shutdown(ctx) }()
 	f.waitWork(ctx)
 	f.logger.Info("shutting down: ending sessions")
-	for ss := range f.s.mcp.Sessions() {
+	for ss := range f.mcp.Sessions() {
 		ss.Close()
 	}
 	if err := <-shut; err != nil {
 		f.logger.Warn("shutdown grace ran out; closing connections", "err", err)
 		hs.Close()
 	}
+}
+
+// logger is the operator's logger, or one that discards.
+func logger(cfg server.Config) *slog.Logger {
+	if cfg.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return cfg.Logger
 }
