@@ -36,6 +36,7 @@ type front struct {
 	mu       sync.Mutex     // guards the fields below
 	pending  int            // new sessions being set up
 	listens  int            // modern subscriptions/listen streams open
+	conns    int            // HTTP+SSE and WebSocket sessions open
 	inFlight map[string]int // requests in flight by session ID (modernKey for modern requests)
 	working  int            // requests in flight, which shutdown lets finish
 	idle     chan struct{}  // closed when working drops to 0; nil while it is 0
@@ -65,11 +66,12 @@ func newFront(s *server.Server, logger *slog.Logger, hc Config, bound string) *f
 	return f
 }
 
-// mux serves /mcp and the operator's extra paths (Config.Mount), all
+// mux serves /mcp, /sse and the operator's extra paths (Config.Mount), all
 // behind the same checks; every other path is 404.
 func (f *front) mux() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", f.guard(http.HandlerFunc(f.limit)))
+	mux.Handle("/sse", f.guard(newSSEHandler(f)))
 	for path, h := range f.hc.Mount {
 		mux.Handle(path, f.guard(h))
 	}

@@ -80,6 +80,13 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // and the notification recorders of connectWatching.
 func connectHTTP(t *testing.T, g *httpGrove, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, events) {
 	t.Helper()
+	tr := &mcp.StreamableClientTransport{Endpoint: g.url, HTTPClient: &http.Client{Transport: bearer{testToken}}}
+	return connectOver(t, tr, era, clientRoots...)
+}
+
+// connectOver connects an SDK client of era over tr, as connectHTTP does.
+func connectOver(t *testing.T, tr mcp.Transport, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, events) {
+	t.Helper()
 	ev := events{updated: make(chan string, 1000), listChanged: make(chan struct{}, 1000), logged: make(chan *mcp.LoggingMessageParams, 1000)}
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
@@ -95,7 +102,6 @@ func connectHTTP(t *testing.T, g *httpGrove, era string, clientRoots ...string) 
 	for _, r := range clientRoots {
 		client.AddRoots(&mcp.Root{URI: roots.URI(r)})
 	}
-	tr := &mcp.StreamableClientTransport{Endpoint: g.url, HTTPClient: &http.Client{Transport: bearer{testToken}}}
 	cs, err := client.Connect(context.Background(), tr, &mcp.ClientSessionOptions{ProtocolVersion: era})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,84 @@
+package httpserve
+
+import (
+	"context"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// trackedConn counts a connection-based session's requests in flight (read
+// and not yet answered), for the transports whose POST or frame does not
+// last as long as the request it carries (HTTP+SSE, WebSocket): the
+// per-session limit (MaxInFlight) and the shutdown's wait both need them.
+type trackedConn struct {
+	mcp.Connection
+	f *front
+
+	mu   sync.Mutex // guards open
+	open map[jsonrpc.ID]struct{}
+}
+
+func newTrackedConn(c mcp.Connection, f *front) *trackedConn {
+	return &trackedConn{Connection: c, f: f, open: make(map[jsonrpc.ID]struct{})}
+}
+
+func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		c.mu.Lock()
+		if _, dup := c.open[req.ID]; !dup {
+			c.open[req.ID] = struct{}{}
+			c.f.startWork()
+		}
+		c.mu.Unlock()
+	}
+	return msg, err
+}
+
+// Write counts an answer out before writing it, since the client may send
+// its next request as soon as it reads it; the shutdown's wait ends after.
+func (c *trackedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	res, ok := msg.(*jsonrpc.Response)
+	if ok {
+		c.mu.Lock()
+		_, ok = c.open[res.ID]
+		delete(c.open, res.ID)
+		c.mu.Unlock()
+	}
+	err := c.Connection.Write(ctx, msg)
+	if ok {
+		c.f.endWork()
+	}
+	return err
+}
+
+// Close ends the work of the requests left unanswered: nobody will read
+// their answers.
+func (c *trackedConn) Close() error {
+	c.mu.Lock()
+	for id := range c.open {
+		delete(c.open, id)
+		c.f.endWork()
+	}
+	c.mu.Unlock()
+	return c.Connection.Close()
+}
+
+// inFlight returns the requests read and not yet answered.
+func (c *trackedConn) inFlight() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.open)
+}
+
+// userOf names who a request is from, as the token check found it: a
+// session is its creator's, and another user's requests do not reach it.
+func userOf(r interface{ Context() context.Context }) string {
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		return ti.UserID
+	}
+	return ""
+}
