@@ -2,6 +2,9 @@ package httpserve
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -15,7 +18,8 @@ import (
 // per-session limit (MaxInFlight) and the shutdown's wait both need them.
 type trackedConn struct {
 	mcp.Connection
-	f *front
+	f   *front
+	max int // requests in flight past which a request is answered with an error; 0: no limit here
 
 	mu   sync.Mutex // guards open
 	open map[jsonrpc.ID]struct{}
@@ -25,17 +29,33 @@ func newTrackedConn(c mcp.Connection, f *front) *trackedConn {
 	return &trackedConn{Connection: c, f: f, open: make(map[jsonrpc.ID]struct{})}
 }
 
+// Read returns the next message, counting a request in. Past max requests
+// in flight, a request gets an error answer instead, the one a Streamable
+// HTTP client gets with its 429, and the next message is read: a response
+// from the client (to roots/list, say) may be what a request in flight
+// waits for, so the connection must not stop reading.
 func (c *trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+	for {
+		msg, err := c.Connection.Read(ctx)
+		req, ok := msg.(*jsonrpc.Request)
+		if !ok || !req.IsCall() {
+			return msg, err
+		}
 		c.mu.Lock()
-		if _, dup := c.open[req.ID]; !dup {
+		_, dup := c.open[req.ID]
+		over := c.max > 0 && len(c.open) >= c.max
+		if !dup && !over {
 			c.open[req.ID] = struct{}{}
 			c.f.startWork()
 		}
 		c.mu.Unlock()
+		if !over {
+			return msg, err
+		}
+		if err := c.Connection.Write(ctx, tooManyAnswer(req.ID, c.max)); err != nil {
+			return nil, err
+		}
 	}
-	return msg, err
 }
 
 // Write counts an answer out before writing it, since the client may send
@@ -81,4 +101,12 @@ func userOf(r interface{ Context() context.Context }) string {
 		return ti.UserID
 	}
 	return ""
+}
+
+// tooManyAnswer is the error answer to a request past max in flight: the
+// body of Streamable HTTP's 429.
+func tooManyAnswer(id jsonrpc.ID, max int) *jsonrpc.Response {
+	b := httpErrorBody(http.StatusTooManyRequests, fmt.Sprintf("Too Many Requests: more than %d requests in flight for this session (--http-max-in-flight)", max))
+	data, _ := json.Marshal(b.Error.Data)
+	return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: int64(b.Error.Code), Message: b.Error.Message, Data: data}}
 }

@@ -66,12 +66,13 @@ func newFront(s *server.Server, logger *slog.Logger, hc Config, bound string) *f
 	return f
 }
 
-// mux serves /mcp, /sse and the operator's extra paths (Config.Mount), all
+// mux serves /mcp, /sse, /ws and the operator's extra paths (Config.Mount), all
 // behind the same checks; every other path is 404.
 func (f *front) mux() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", f.guard(http.HandlerFunc(f.limit)))
 	mux.Handle("/sse", f.guard(newSSEHandler(f)))
+	mux.Handle("/ws", queryToken(f.guard(wsHandler{f})))
 	for path, h := range f.hc.Mount {
 		mux.Handle(path, f.guard(h))
 	}

@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/grove-mcp/grove/server"
@@ -44,7 +45,8 @@ type Config struct {
 	// the same Host, Origin and token checks; the MCP limits are /mcp's.
 	Mount map[string]http.Handler
 
-	bodyTimeout time.Duration // how long a request body may take to arrive; tests shorten it
+	bodyTimeout  time.Duration // how long a request body may take to arrive; tests shorten it
+	writeTimeout time.Duration // how long a WebSocket client may take to read a message; tests shorten it
 
 	// Ready, when set, is called once grove listens, with the address it
 	// bound (the port is known then when Addr asked for port 0).
@@ -90,6 +92,9 @@ func (hc *Config) defaults() {
 	}
 	if hc.bodyTimeout <= 0 {
 		hc.bodyTimeout = bodyReadTimeout
+	}
+	if hc.writeTimeout <= 0 {
+		hc.writeTimeout = wsWriteTimeout
 	}
 }
 
@@ -158,9 +163,11 @@ func (f *front) shutdown(hs *http.Server) {
 	go func() { shut <- hs.Shutdown(ctx) }()
 	f.waitWork(ctx)
 	f.logger.Info("shutting down: ending sessions")
+	var wg sync.WaitGroup
 	for ss := range f.mcp.Sessions() {
-		ss.Close()
+		wg.Go(func() { ss.Close() }) // a WebSocket's close handshake may take seconds
 	}
+	wg.Wait()
 	if err := <-shut; err != nil {
 		f.logger.Warn("shutdown grace ran out; closing connections", "err", err)
 		hs.Close()
