@@ -31,7 +31,8 @@ const usage = `grove: an MCP server for your project files and Git history.
 
 Usage:
   grove [flags] [DIR ...]        serve MCP over stdio (DIRs are roots, like --root)
-  grove --http ADDR [flags] DIR  serve MCP over Streamable HTTP at http://ADDR/mcp (see docs/http.md)
+  grove --http ADDR [flags] DIR  serve MCP over HTTP at http://ADDR/mcp (Streamable HTTP), /sse (HTTP+SSE)
+                                 and /ws (WebSocket); see docs/http.md
   grove doctor [flags] [DIR ...] report what a client would get, then exit
   grove help                     print this help
 
@@ -207,7 +208,7 @@ func runHTTP(ctx context.Context, cfg server.Config, opts flagOpts) int {
 	hc.Token = token
 	hc.Mount = mountMetrics(hc.Mount, cfg.Metrics) // main_metrics.go
 	hc.Ready = func(addr net.Addr) {
-		fmt.Fprint(os.Stderr, httpserve.ClientConfig(httpserve.URL(addr), token, generated))
+		fmt.Fprint(os.Stderr, httpserve.ClientConfig(httpserve.URL(addr, hc.TLSCert != ""), token, generated))
 	}
 	if err := httpserve.Run(ctx, cfg, hc); err != nil {
 		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
@@ -278,7 +279,8 @@ func parseFlags(args []string) (server.Config, flagOpts, error) {
 	if cfg.MaxReadBytes <= 0 {
 		return cfg, opts, errors.New("--max-file-size must be positive")
 	}
-	if h := opts.http; h.MaxBodyBytes <= 0 || h.MaxSessions <= 0 || h.MaxInFlight <= 0 || h.EventsPerSession <= 0 || h.IdleTimeout <= 0 || h.ShutdownGrace <= 0 {
+	if h := opts.http; h.MaxBodyBytes <= 0 || h.MaxSessions <= 0 || h.MaxInFlight <= 0 || h.EventsPerSession <= 0 || h.IdleTimeout <= 0 || h.ShutdownGrace <= 0 ||
+		h.MaxConns <= 0 || h.MaxConnsPerClient <= 0 {
 		return cfg, opts, errors.New("the --http-max-*, --http-events, --http-idle-timeout and --http-shutdown-grace values must be positive")
 	}
 	cfg.Version = versionString()
@@ -297,6 +299,11 @@ func httpFlags(fs *flag.FlagSet, opts *flagOpts) {
 		hc.AllowHosts = append(hc.AllowHosts, s)
 		return nil
 	})
+	fs.StringVar(&hc.TLSCert, "http-tls-cert", "", "PEM certificate (chain) to serve HTTP over TLS with; reloaded on SIGHUP")
+	fs.StringVar(&hc.TLSKey, "http-tls-key", "", "PEM private key of --http-tls-cert")
+	fs.BoolVar(&hc.Insecure, "http-insecure", false, "allow plain HTTP on an address beyond loopback (a proxy in front ends TLS)")
+	fs.IntVar(&hc.MaxConns, "http-max-conns", httpserve.DefaultMaxConns, "most TCP connections open at once (503 past it)")
+	fs.IntVar(&hc.MaxConnsPerClient, "http-max-conns-per-client", httpserve.DefaultMaxConnsPerClient, "most TCP connections open from one address (503 past it)")
 	fs.Int64Var(&hc.MaxBodyBytes, "http-max-body", httpserve.DefaultMaxBodyBytes, "largest HTTP request body in bytes (413 past it)")
 	fs.IntVar(&hc.MaxSessions, "http-max-sessions", httpserve.DefaultMaxSessions, "most HTTP sessions and modern listen streams at once (503 past it)")
 	fs.DurationVar(&hc.IdleTimeout, "http-idle-timeout", httpserve.DefaultIdleTimeout, "an HTTP session with no request for this long ends (404 after)")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"crypto/tls"
 	"log/slog"
 	"net"
 	"net/http"
@@ -26,6 +27,7 @@ type front struct {
 	logger *slog.Logger
 	bound  string // the address listened on, host:port
 	token  [sha256.Size]byte
+	tls    *tls.Config // nil: plain HTTP
 
 	legacy *mcp.StreamableHTTPHandler // sessions: initialize, Mcp-Session-Id, GET stream, DELETE
 	events *eventStore                // the legacy sessions' streams, for resumption
@@ -149,7 +151,7 @@ func (f *front) hostAllowed(hostport string) bool {
 // host.
 func (f *front) originAllowed(origins []string, host string) bool {
 	for _, o := range origins {
-		if strings.EqualFold(o, "http://"+host) && f.hostAllowed(host) {
+		if strings.EqualFold(o, f.scheme()+"://"+host) && f.hostAllowed(host) {
 			continue
 		}
 		if !slices.ContainsFunc(f.hc.AllowOrigins, func(a string) bool { return strings.EqualFold(strings.TrimSuffix(a, "/"), o) }) {
@@ -157,6 +159,14 @@ func (f *front) originAllowed(origins []string, host string) bool {
 		}
 	}
 	return true
+}
+
+// scheme is how clients reach grove: https under TLS.
+func (f *front) scheme() string {
+	if f.tls != nil {
+		return "https"
+	}
+	return "http"
 }
 
 // route sends a request to the handler of its era: the 2026-07-28 protocol

@@ -20,7 +20,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/grove-mcp/grove/server"
@@ -33,6 +36,16 @@ type Config struct {
 	Token        string   // the bearer token every request must carry; required
 	AllowOrigins []string // Origin header values allowed (scheme://host[:port]); none by default
 	AllowHosts   []string // Host header names allowed besides loopback names and the bound address
+
+	// TLSCert and TLSKey are PEM files (--http-tls-cert, --http-tls-key):
+	// every transport is then served over TLS 1.2 or later, and the pair is
+	// read again on SIGHUP. Without them, a bind beyond loopback needs
+	// Insecure (--http-insecure: a proxy in front ends TLS).
+	TLSCert, TLSKey string
+	Insecure        bool
+
+	MaxConns          int // most TCP connections open (503 past it)
+	MaxConnsPerClient int // most TCP connections open from one address (503 past it)
 
 	MaxBodyBytes     int64         // largest request body (413 past it)
 	MaxSessions      int           // most live sessions and modern listen streams (503 past it)
@@ -61,6 +74,10 @@ const (
 	DefaultMaxInFlight      = 16
 	DefaultEventsPerSession = 256
 	DefaultShutdownGrace    = 10 * time.Second
+	// DefaultMaxConns is far above DefaultMaxSessions: a session may hold a
+	// stream and send requests on other connections at once.
+	DefaultMaxConns          = 1024
+	DefaultMaxConnsPerClient = 256
 	// eventBytesPerSession bounds the bytes of one session's kept events,
 	// whatever their number.
 	eventBytesPerSession = 1 << 20
@@ -90,6 +107,12 @@ func (hc *Config) defaults() {
 	if hc.ShutdownGrace <= 0 {
 		hc.ShutdownGrace = DefaultShutdownGrace
 	}
+	if hc.MaxConns <= 0 {
+		hc.MaxConns = DefaultMaxConns
+	}
+	if hc.MaxConnsPerClient <= 0 {
+		hc.MaxConnsPerClient = DefaultMaxConnsPerClient
+	}
 	if hc.bodyTimeout <= 0 {
 		hc.bodyTimeout = bodyReadTimeout
 	}
@@ -114,6 +137,16 @@ func Run(ctx context.Context, cfg server.Config, hc Config) error {
 		return errors.New("httpserve.Run needs a token")
 	}
 	hc.defaults()
+	log := logger(cfg)
+	var certs *certReloader
+	if hc.TLSCert != "" || hc.TLSKey != "" {
+		var err error
+		if certs, err = newCertReloader(hc.TLSCert, hc.TLSKey, log.With("component", "tls")); err != nil {
+			return err
+		}
+	} else if !Loopback(hc.Addr) && !hc.Insecure {
+		return fmt.Errorf("--http %s: %w", hc.Addr, ErrPlainBeyondLoopback)
+	}
 	cfg.MultiSession = true
 	s, err := server.New(cfg)
 	if err != nil {
@@ -124,11 +157,22 @@ func Run(ctx context.Context, cfg server.Config, hc Config) error {
 	if err != nil {
 		return fmt.Errorf("listening for HTTP: %w", err)
 	}
-	f := newFront(s, logger(cfg), hc, ln.Addr().String())
+	f := newFront(s, log, hc, ln.Addr().String())
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if certs != nil {
+		f.tls = certs.config()
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, syscall.SIGHUP)
+		defer signal.Stop(sig)
+		wg.Go(func() { certs.watch(ctx, sig) })
+	}
 	if hc.Ready != nil {
 		hc.Ready(ln.Addr())
 	}
-	f.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "path", "/mcp")
+	f.logger.Info("serving MCP over HTTP", "addr", ln.Addr().String(), "tls", certs != nil, "paths", "/mcp /sse /ws")
 	return f.serve(ctx, ln)
 }
 
@@ -140,8 +184,14 @@ func (f *front) serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       2 * time.Minute, // a kept-alive connection with no request; sessions outlive it
 		ErrorLog:          slog.NewLogLogger(f.logger.Handler(), slog.LevelWarn),
 	}
+	ln = newLimitListener(ln, f.hc.MaxConns, f.hc.MaxConnsPerClient, f.tls == nil)
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	if f.tls != nil {
+		hs.TLSConfig = f.tls
+		go func() { served <- hs.ServeTLS(ln, "", "") }()
+	} else {
+		go func() { served <- hs.Serve(ln) }()
+	}
 	select {
 	case err := <-served:
 		return fmt.Errorf("serving HTTP: %w", err)

@@ -64,16 +64,21 @@ func Token(addr, file, env string) (token string, generated bool, err error) {
 	return token, false, nil
 }
 
-// URL is the URL clients use for a bound address.
-func URL(addr net.Addr) string {
+// URL is the Streamable HTTP URL clients use for a bound address; secure
+// when grove serves TLS.
+func URL(addr net.Addr, secure bool) string {
+	scheme := "http://"
+	if secure {
+		scheme = "https://"
+	}
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
-		return "http://" + addr.String() + "/mcp"
+		return scheme + addr.String() + "/mcp"
 	}
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1"
 	}
-	return "http://" + net.JoinHostPort(host, port) + "/mcp"
+	return scheme + net.JoinHostPort(host, port) + "/mcp"
 }
 
 // ClientConfig is the ready-to-paste client configuration for url, with
@@ -92,5 +97,7 @@ func ClientConfig(url, token string, generated bool) string {
 	fmt.Fprintf(&b, "  Authorization: %s\n\n", auth)
 	fmt.Fprintf(&b, "Claude Code:\n  claude mcp add --transport http grove %s --header \"Authorization: %s\"\n\n", url, auth)
 	fmt.Fprintf(&b, "VS Code (.vscode/mcp.json):\n  {\"servers\": {\"grove\": {\"type\": \"http\", \"url\": %q, \"headers\": {\"Authorization\": %q}}}}\n", url, auth)
+	base := strings.TrimSuffix(url, "/mcp")
+	fmt.Fprintf(&b, "\nOther transports, same token: HTTP+SSE (2024-11-05) at %s/sse; WebSocket at %s/ws\n", base, "ws"+strings.TrimPrefix(base, "http"))
 	return b.String()
 }

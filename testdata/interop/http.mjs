@@ -31,7 +31,9 @@ const waitFor = (what, pred) => waitUntil(what, pred, fail);
 // read from the client configuration it prints on stderr.
 let grove;
 function start(bin, root, token) {
-  grove = spawn(bin, ["--http", "127.0.0.1:0", "--root", root], {
+  // GROVE_HTTP_ARGS adds flags (http.sh: the TLS certificate and key).
+  const extra = (process.env.GROVE_HTTP_ARGS ?? "").split(" ").filter(Boolean);
+  grove = spawn(bin, ["--http", "127.0.0.1:0", "--root", root, ...extra], {
     env: { PATH: process.env.PATH, GROVE_HTTP_TOKEN: token, ...gitEnv }, stdio: ["ignore", "ignore", "pipe"],
   });
   return new Promise((resolve) => {
@@ -93,7 +95,7 @@ const url = await start(bin, root, token);
 ok(`grove --http listening at ${url}`);
 
 const { client, state } = await connect(url, token, [{ uri: pathToFileURL(root).href, name: "root" }]);
-ok(`initialize over ${kind}: ${client.getServerVersion().name}`);
+ok(`initialize over ${kind}${url.startsWith("https:") ? " with TLS" : ""}: ${client.getServerVersion().name}`);
 
 const tools = (await client.listTools()).tools.map((t) => t.name);
 if (!tools.includes("git_status") || !tools.includes("read_file")) fail(`tools/list: ${tools}`);
@@ -154,4 +156,4 @@ grove.kill("SIGTERM");
 const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("timeout"), timeoutMs))]);
 if (code !== 0) fail(`grove exited with ${code} after SIGTERM, want 0`);
 ok("SIGTERM: grove exited 0");
-console.log(`interop (${kind}): all checks passed`);
+console.log(`interop (${kind}${url.startsWith("https:") ? ", TLS" : ""}): all checks passed`);
