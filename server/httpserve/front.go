@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/grove-mcp/grove/metrics"
 	"github.com/grove-mcp/grove/server"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -44,11 +45,13 @@ type front struct {
 	idle     chan struct{}  // closed when working drops to 0; nil while it is 0
 }
 
-func newFront(s *server.Server, logger *slog.Logger, hc Config, bound string) *front {
-	f := &front{mcp: s.MCP(), hc: hc, bound: bound, logger: logger.With("component", "http"),
+// newFront puts the checks and handlers in front of s, which cfg built.
+func newFront(s *server.Server, cfg server.Config, hc Config, bound string) *front {
+	f := &front{mcp: s.MCP(), hc: hc, bound: bound, logger: logger(cfg).With("component", "http"),
 		token: sha256.Sum256([]byte(hc.Token)), inFlight: make(map[string]int)}
 	getServer := func(*http.Request) *mcp.Server { return f.mcp }
 	f.events = newEventStore(hc.EventsPerSession, eventBytesPerSession, 2*hc.MaxSessions)
+	f.events.onLost = func(method string) { cfg.Metrics.NotificationDropped(method, metrics.DropEvicted) }
 	f.legacy = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Logger:              f.logger.With("era", "legacy"),
 		EventStore:          f.events,

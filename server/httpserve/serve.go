@@ -157,7 +157,7 @@ func Run(ctx context.Context, cfg server.Config, hc Config) error {
 	if err != nil {
 		return fmt.Errorf("listening for HTTP: %w", err)
 	}
-	f := newFront(s, log, hc, ln.Addr().String())
+	f := newFront(s, cfg, hc, ln.Addr().String())
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)

@@ -48,7 +48,7 @@ func startHTTP(t testing.TB, cfg server.Config, hc Config) *httpGrove {
 	}
 	hc.Token = testToken
 	hc.defaults()
-	f := newFront(s, logger(cfg), hc, ln.Addr().String())
+	f := newFront(s, cfg, hc, ln.Addr().String())
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- f.serve(ctx, ln) }()

@@ -184,7 +184,7 @@ func TestHTTPShutdownClosesStreams(t *testing.T) {
 	}
 	hc := Config{Token: testToken, ShutdownGrace: 10 * waitLimit}
 	hc.defaults()
-	fr := newFront(s, logger(cfg), hc, ln.Addr().String())
+	fr := newFront(s, cfg, hc, ln.Addr().String())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
