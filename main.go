@@ -200,15 +200,22 @@ type flagOpts struct {
 func runHTTP(ctx context.Context, cfg server.Config, opts flagOpts) int {
 	hc := opts.http
 	hc.Addr = httpserve.Addr(hc.Addr)
-	token, generated, err := httpserve.Token(hc.Addr, opts.tokenFile, os.Getenv(httpserve.TokenEnv))
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
-		return 2
-	}
-	hc.Token = token
+	hc.IntrospectAuth = os.Getenv(httpserve.IntrospectAuthEnv)
 	hc.Mount = mountMetrics(hc.Mount, cfg.Metrics) // main_metrics.go
-	hc.Ready = func(addr net.Addr) {
-		fmt.Fprint(os.Stderr, httpserve.ClientConfig(httpserve.URL(addr, hc.TLSCert != ""), token, generated))
+	if hc.AuthIssuer != "" { // OAuth: clients bring the authorization server's tokens
+		hc.Ready = func(addr net.Addr) {
+			fmt.Fprint(os.Stderr, httpserve.OAuthClientConfig(httpserve.URL(addr, hc.TLSCert != ""), hc.AuthIssuer, hc.Resource))
+		}
+	} else {
+		token, generated, err := httpserve.Token(hc.Addr, opts.tokenFile, os.Getenv(httpserve.TokenEnv))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "grove: %v\n", err)
+			return 2
+		}
+		hc.Token = token
+		hc.Ready = func(addr net.Addr) {
+			fmt.Fprint(os.Stderr, httpserve.ClientConfig(httpserve.URL(addr, hc.TLSCert != ""), token, generated))
+		}
 	}
 	if err := httpserve.Run(ctx, cfg, hc); err != nil {
 		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
@@ -302,6 +309,10 @@ func httpFlags(fs *flag.FlagSet, opts *flagOpts) {
 	fs.StringVar(&hc.TLSCert, "http-tls-cert", "", "PEM certificate (chain) to serve HTTP over TLS with; reloaded on SIGHUP")
 	fs.StringVar(&hc.TLSKey, "http-tls-key", "", "PEM private key of --http-tls-cert")
 	fs.BoolVar(&hc.Insecure, "http-insecure", false, "allow plain HTTP on an address beyond loopback (a proxy in front ends TLS)")
+	fs.StringVar(&hc.AuthIssuer, "http-auth-issuer", "", "OAuth 2.1: the authorization server (issuer URL) whose access tokens clients bring instead of the static token")
+	fs.StringVar(&hc.Resource, "http-resource", "", "OAuth 2.1: grove's canonical resource URI, the audience its tokens must name (e.g. https://grove.example/mcp)")
+	fs.StringVar(&hc.Introspect, "http-introspect", "", "OAuth 2.1: check each token at this RFC 7662 introspection endpoint (client credentials in $"+httpserve.IntrospectAuthEnv+" as id:secret) instead of as a JWT")
+	fs.BoolVar(&hc.TokenReadOnly, "http-token-read-only", false, "the static token gets the grove:read scope only: no tool that writes")
 	fs.IntVar(&hc.MaxConns, "http-max-conns", httpserve.DefaultMaxConns, "most TCP connections open at once (503 past it)")
 	fs.IntVar(&hc.MaxConnsPerClient, "http-max-conns-per-client", httpserve.DefaultMaxConnsPerClient, "most TCP connections open from one address (503 past it)")
 	fs.Int64Var(&hc.MaxBodyBytes, "http-max-body", httpserve.DefaultMaxBodyBytes, "largest HTTP request body in bytes (413 past it)")

@@ -19,15 +19,18 @@ import (
 type trackedConn struct {
 	mcp.Connection
 	f   *front
-	max int // requests in flight past which a request is answered with an error; 0: no limit here
+	id  string // the session's ID (newConnID), under which its token is kept
+	max int    // requests in flight past which a request is answered with an error; 0: no limit here
 
 	mu   sync.Mutex // guards open
 	open map[jsonrpc.ID]struct{}
 }
 
-func newTrackedConn(c mcp.Connection, f *front) *trackedConn {
-	return &trackedConn{Connection: c, f: f, open: make(map[jsonrpc.ID]struct{})}
+func newTrackedConn(c mcp.Connection, f *front, id string) *trackedConn {
+	return &trackedConn{Connection: c, f: f, id: id, open: make(map[jsonrpc.ID]struct{})}
 }
+
+func (c *trackedConn) SessionID() string { return c.id }
 
 // Read returns the next message, counting a request in. Past max requests
 // in flight, a request gets an error answer instead, the one a Streamable

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/grove-mcp/grove/metrics"
 	"github.com/grove-mcp/grove/server"
@@ -28,7 +29,10 @@ type front struct {
 	logger *slog.Logger
 	bound  string // the address listened on, host:port
 	token  [sha256.Size]byte
-	tls    *tls.Config // nil: plain HTTP
+	verify auth.TokenVerifier // f.verifyStatic, or an OAuth verifier's
+	prm    http.Handler       // Protected Resource Metadata, with OAuth
+	prmURL string             // where it is, for the 401 challenge
+	tls    *tls.Config        // nil: plain HTTP
 
 	legacy *mcp.StreamableHTTPHandler // sessions: initialize, Mcp-Session-Id, GET stream, DELETE
 	events *eventStore                // the legacy sessions' streams, for resumption
@@ -36,19 +40,25 @@ type front struct {
 
 	draining atomic.Bool // shutting down: new requests get 503
 
-	mu       sync.Mutex     // guards the fields below
-	pending  int            // new sessions being set up
-	listens  int            // modern subscriptions/listen streams open
-	conns    int            // HTTP+SSE and WebSocket sessions open
-	inFlight map[string]int // requests in flight by session ID (modernKey for modern requests)
-	working  int            // requests in flight, which shutdown lets finish
-	idle     chan struct{}  // closed when working drops to 0; nil while it is 0
+	mu         sync.Mutex                 // guards the fields below
+	pending    int                        // new sessions being set up
+	listens    int                        // modern subscriptions/listen streams open
+	conns      int                        // HTTP+SSE and WebSocket sessions open
+	principals map[string]*auth.TokenInfo // by session ID, the token of each HTTP+SSE and WebSocket session
+	tools      map[string]bool            // whether each tool only reads, as last listed; see scopes.go
+	listed     time.Time                  // when tools was filled
+	inFlight   map[string]int             // requests in flight by session ID (modernKey for modern requests)
+	working    int                        // requests in flight, which shutdown lets finish
+	idle       chan struct{}              // closed when working drops to 0; nil while it is 0
 }
 
 // newFront puts the checks and handlers in front of s, which cfg built.
 func newFront(s *server.Server, cfg server.Config, hc Config, bound string) *front {
 	f := &front{mcp: s.MCP(), hc: hc, bound: bound, logger: logger(cfg).With("component", "http"),
 		token: sha256.Sum256([]byte(hc.Token)), inFlight: make(map[string]int)}
+	f.verify = f.verifyStatic
+	f.principals = make(map[string]*auth.TokenInfo)
+	f.mcp.AddReceivingMiddleware(f.scopeTools)
 	getServer := func(*http.Request) *mcp.Server { return f.mcp }
 	f.events = newEventStore(hc.EventsPerSession, eventBytesPerSession, 2*hc.MaxSessions)
 	f.events.onLost = func(method string) { cfg.Metrics.NotificationDropped(method, metrics.DropEvicted) }
@@ -75,6 +85,10 @@ func newFront(s *server.Server, cfg server.Config, hc Config, bound string) *fro
 // behind the same checks; every other path is 404.
 func (f *front) mux() http.Handler {
 	mux := http.NewServeMux()
+	if f.prm != nil { // public, for clients to discover the authorization server: no token, any Origin
+		mux.Handle(metadataPath, f.hostOnly(f.prm))
+		mux.Handle(metadataPath+"/", f.hostOnly(f.prm))
+	}
 	mux.Handle("/mcp", f.guard(http.HandlerFunc(f.limit)))
 	mux.Handle("/sse", f.guard(newSSEHandler(f)))
 	mux.Handle("/ws", queryToken(f.guard(wsHandler{f})))
@@ -88,7 +102,11 @@ func (f *front) mux() http.Handler {
 // answering before anything behind it runs: shutting down, Host, Origin,
 // token.
 func (f *front) guard(next http.Handler) http.Handler {
-	bearer := auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+	bearer := auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{
+		AllowMissingExpiration: true, // the static token; OAuth verifiers check expiry themselves
+		ClockSkew:              clockLeeway,
+		ResourceMetadataURL:    f.prmURL,
+	})(f.requireScope(next))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case f.draining.Load() && r.Method != http.MethodPost: // a POST may answer a request in flight; see limit
@@ -108,15 +126,38 @@ func (f *front) refuseDraining(w http.ResponseWriter) {
 	http.Error(w, "Service Unavailable: grove is shutting down", http.StatusServiceUnavailable)
 }
 
-// verify checks a bearer token against the operator's in constant time
-// (hashing both first, so that not even the length shows).
-func (f *front) verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+// verifyStatic checks a bearer token against the operator's in constant
+// time (hashing both first, so that not even the length shows).
+func (f *front) verifyStatic(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 	got := sha256.Sum256([]byte(token))
-	if subtle.ConstantTimeCompare(got[:], f.token[:]) != 1 {
+	if f.hc.Token == "" || subtle.ConstantTimeCompare(got[:], f.token[:]) != 1 {
 		return nil, auth.ErrInvalidToken
 	}
+	scopes := []string{ScopeRead, ScopeWrite}
+	if f.hc.TokenReadOnly {
+		scopes = scopes[:1]
+	}
 	// One token, one user: the SDK ties each session to the user that made it.
-	return &auth.TokenInfo{UserID: "grove-operator"}, nil
+	return &auth.TokenInfo{UserID: "grove-operator", Scopes: scopes}, nil
+}
+
+// useOAuth makes v the judge of tokens, and serves grove's Protected
+// Resource Metadata. It must come before mux.
+func (f *front) useOAuth(v *oauthVerifier) {
+	f.verify = v.verify
+	f.prm = v.metadata()
+	f.prmURL = metadataURL(v.resource)
+}
+
+// hostOnly runs the Host check alone, for public documents.
+func (f *front) hostOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !f.hostAllowed(r.Host) {
+			http.Error(w, "Forbidden: Host header not allowed (DNS rebinding protection)", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // hostAllowed reports whether a request's Host names this server: a

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -110,7 +111,7 @@ func (f *front) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) 
 func (f *front) take(n *int) bool {
 	live := 0
 	for ss := range f.mcp.Sessions() {
-		if ss.ID() != "" {
+		if ss.ID() != "" && !strings.HasPrefix(ss.ID(), connIDPrefix) { // those count in conns
 			live++
 		}
 	}

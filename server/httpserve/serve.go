@@ -44,6 +44,18 @@ type Config struct {
 	TLSCert, TLSKey string
 	Insecure        bool
 
+	// With AuthIssuer (--http-auth-issuer), grove is an OAuth 2.1 resource
+	// server: requests carry access tokens that the authorization server
+	// issued for Resource (--http-resource, grove's canonical URI), checked
+	// as JWTs against the server's published keys, or by asking its
+	// Introspect endpoint (--http-introspect, RFC 7662) with IntrospectAuth
+	// ("client_id:client_secret", from $GROVE_HTTP_INTROSPECT_AUTH). Token
+	// is not accepted then.
+	AuthIssuer, Resource, Introspect, IntrospectAuth string
+	// TokenReadOnly (--http-token-read-only) gives Token the grove:read
+	// scope only: no tool that writes.
+	TokenReadOnly bool
+
 	MaxConns          int // most TCP connections open (503 past it)
 	MaxConnsPerClient int // most TCP connections open from one address (503 past it)
 
@@ -133,8 +145,8 @@ func Run(ctx context.Context, cfg server.Config, hc Config) error {
 	if len(cfg.Roots) == 0 {
 		return ErrNoRoots
 	}
-	if hc.Token == "" {
-		return errors.New("httpserve.Run needs a token")
+	if hc.Token == "" && hc.AuthIssuer == "" {
+		return errors.New("httpserve.Run needs a token or an authorization server")
 	}
 	hc.defaults()
 	log := logger(cfg)
@@ -158,6 +170,14 @@ func Run(ctx context.Context, cfg server.Config, hc Config) error {
 		return fmt.Errorf("listening for HTTP: %w", err)
 	}
 	f := newFront(s, cfg, hc, ln.Addr().String())
+	if hc.AuthIssuer != "" {
+		v, err := newOAuthVerifier(ctx, hc, log.With("component", "oauth"))
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		f.useOAuth(v)
+	}
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	ctx, cancel := context.WithCancel(ctx)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -49,6 +50,13 @@ func startHTTP(t testing.TB, cfg server.Config, hc Config) *httpGrove {
 	hc.Token = testToken
 	hc.defaults()
 	f := newFront(s, cfg, hc, ln.Addr().String())
+	if hc.AuthIssuer != "" {
+		v, err := newOAuthVerifier(context.Background(), hc, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.useOAuth(v)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- f.serve(ctx, ln) }()

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,6 +36,7 @@ type sseSession struct {
 type sseTransport struct {
 	*mcp.SSEServerTransport // and its SupportsProtocolVersion: legacy only
 	f                       *front
+	id                      string       // the session's ID for the SDK and tokenOf
 	conn                    *trackedConn // set by Connect
 }
 
@@ -43,7 +45,7 @@ func (t *sseTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.conn = newTrackedConn(c, t.f)
+	t.conn = newTrackedConn(c, t.f, t.id)
 	return t.conn, nil
 }
 
@@ -71,7 +73,7 @@ func (h *sseHandler) open(w http.ResponseWriter, r *http.Request) {
 	}
 	defer h.f.release(&h.f.conns)
 	id := rand.Text()
-	t := &sseTransport{f: h.f, SSEServerTransport: &mcp.SSEServerTransport{
+	t := &sseTransport{f: h.f, id: newConnID(), SSEServerTransport: &mcp.SSEServerTransport{
 		Endpoint:            r.URL.Path + "?sessionid=" + id,
 		Response:            w,
 		MaxRequestBodyBytes: h.f.hc.MaxBodyBytes,
@@ -85,6 +87,8 @@ func (h *sseHandler) open(w http.ResponseWriter, r *http.Request) {
 		delete(h.sessions, id)
 		h.mu.Unlock()
 	}()
+	h.f.addPrincipal(t.id, auth.TokenInfoFromContext(r.Context()))
+	defer h.f.removePrincipal(t.id)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no") // a proxy must pass each event on at once

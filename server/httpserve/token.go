@@ -12,6 +12,10 @@ import (
 // TokenEnv names the environment variable that may hold the HTTP token.
 const TokenEnv = "GROVE_HTTP_TOKEN"
 
+// IntrospectAuthEnv names the environment variable holding grove's client
+// credentials for the introspection endpoint, as client_id:client_secret.
+const IntrospectAuthEnv = "GROVE_HTTP_INTROSPECT_AUTH"
+
 // Addr completes an --http value: a bare port means the loopback
 // address, which is where grove listens unless told otherwise.
 func Addr(v string) string {
@@ -99,5 +103,18 @@ func ClientConfig(url, token string, generated bool) string {
 	fmt.Fprintf(&b, "VS Code (.vscode/mcp.json):\n  {\"servers\": {\"grove\": {\"type\": \"http\", \"url\": %q, \"headers\": {\"Authorization\": %q}}}}\n", url, auth)
 	base := strings.TrimSuffix(url, "/mcp")
 	fmt.Fprintf(&b, "\nOther transports, same token: HTTP+SSE (2024-11-05) at %s/sse; WebSocket at %s/ws\n", base, "ws"+strings.TrimPrefix(base, "http"))
+	return b.String()
+}
+
+// OAuthClientConfig tells the operator where clients connect when grove
+// takes the tokens of an authorization server: clients find it through
+// grove's Protected Resource Metadata and sign in there.
+func OAuthClientConfig(url, issuer, resource string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "grove: serving MCP over HTTP at %s\n", url)
+	fmt.Fprintf(&b, "grove: clients sign in with the authorization server %s (OAuth 2.1); tokens must name %s as their audience\n", issuer, resource)
+	fmt.Fprintf(&b, "  Protected Resource Metadata: %s\n\n", metadataURL(resource))
+	fmt.Fprintf(&b, "Claude Code:\n  claude mcp add --transport http grove %s\n\n", url)
+	fmt.Fprintf(&b, "VS Code (.vscode/mcp.json):\n  {\"servers\": {\"grove\": {\"type\": \"http\", \"url\": %q}}}\n", url)
 	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -61,7 +62,10 @@ func (h wsHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	ws.SetReadLimit(h.f.hc.MaxBodyBytes)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	c := newTrackedConn(&wsConn{ws: ws, writeTimeout: h.f.hc.writeTimeout}, h.f)
+	id := newConnID()
+	h.f.addPrincipal(id, auth.TokenInfoFromContext(r.Context()))
+	defer h.f.removePrincipal(id)
+	c := newTrackedConn(&wsConn{ws: ws, writeTimeout: h.f.hc.writeTimeout}, h.f, id)
 	c.max = h.f.hc.MaxInFlight
 	ss, err := h.f.mcp.Connect(ctx, wsTransport{c}, nil)
 	if err != nil {
