@@ -202,7 +202,8 @@ func runHTTP(ctx context.Context, cfg server.Config, opts flagOpts) int {
 	hc.Addr = httpserve.Addr(hc.Addr)
 	hc.IntrospectAuth = os.Getenv(httpserve.IntrospectAuthEnv)
 	hc.Mount = mountMetrics(hc.Mount, cfg.Metrics) // main_metrics.go
-	if hc.AuthIssuer != "" { // OAuth: clients bring the authorization server's tokens
+	if hc.AuthIssuer != "" {
+		// OAuth: clients bring the authorization server's tokens.
 		hc.Ready = func(addr net.Addr) {
 			fmt.Fprint(os.Stderr, httpserve.OAuthClientConfig(httpserve.URL(addr, hc.TLSCert != ""), hc.AuthIssuer, hc.Resource))
 		}
