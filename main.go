@@ -313,6 +313,7 @@ func httpFlags(fs *flag.FlagSet, opts *flagOpts) {
 	fs.StringVar(&hc.AuthIssuer, "http-auth-issuer", "", "OAuth 2.1: the authorization server (issuer URL) whose access tokens clients bring instead of the static token")
 	fs.StringVar(&hc.Resource, "http-resource", "", "OAuth 2.1: grove's canonical resource URI, the audience its tokens must name (e.g. https://grove.example/mcp)")
 	fs.StringVar(&hc.Introspect, "http-introspect", "", "OAuth 2.1: check each token at this RFC 7662 introspection endpoint (client credentials in $"+httpserve.IntrospectAuthEnv+" as id:secret) instead of as a JWT")
+	fs.StringVar(&hc.Instance, "http-instance", "", "a name that starts this instance's session IDs, for a proxy in front of several to route by")
 	fs.BoolVar(&hc.TokenReadOnly, "http-token-read-only", false, "the static token gets the grove:read scope only: no tool that writes")
 	fs.IntVar(&hc.MaxConns, "http-max-conns", httpserve.DefaultMaxConns, "most TCP connections open at once (503 past it)")
 	fs.IntVar(&hc.MaxConnsPerClient, "http-max-conns-per-client", httpserve.DefaultMaxConnsPerClient, "most TCP connections open from one address (503 past it)")

@@ -46,6 +46,10 @@ type Config struct {
 	// MultiSession serves many sessions at once, each with client roots of
 	// its own; the HTTP transports (package httpserve) set it.
 	MultiSession bool
+	// SessionID makes the IDs of new sessions; nil makes random ones. The
+	// HTTP transports prefix them with the instance's name, for a proxy in
+	// front of several instances to route by.
+	SessionID func() string
 }
 
 // ModernVersion is the first protocol revision of the modern era
@@ -124,6 +128,7 @@ func (s *Server) options() *mcp.ServerOptions {
 			Tools:       &mcp.ToolCapabilities{ListChanged: true},
 		},
 		CompletionHandler: s.complete,
+		GetSessionID:      s.cfg.SessionID,
 	}
 	s.installClientRoots(opts)
 	s.installFeatureOptions(opts)

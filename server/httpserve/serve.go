@@ -15,6 +15,7 @@ package httpserve
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -52,6 +53,11 @@ type Config struct {
 	// ("client_id:client_secret", from $GROVE_HTTP_INTROSPECT_AUTH). Token
 	// is not accepted then.
 	AuthIssuer, Resource, Introspect, IntrospectAuth string
+	// Instance (--http-instance) starts every session ID this grove makes,
+	// followed by "-", so that a proxy in front of several can send a
+	// session's requests to the one that holds it (docs/http.md).
+	Instance string
+
 	// TokenReadOnly (--http-token-read-only) gives Token the grove:read
 	// scope only: no tool that writes.
 	TokenReadOnly bool
@@ -160,6 +166,7 @@ func Run(ctx context.Context, cfg server.Config, hc Config) error {
 		return fmt.Errorf("--http %s: %w", hc.Addr, ErrPlainBeyondLoopback)
 	}
 	cfg.MultiSession = true
+	cfg.SessionID = hc.newSessionID
 	s, err := server.New(cfg)
 	if err != nil {
 		return err
@@ -250,4 +257,12 @@ func logger(cfg server.Config) *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return cfg.Logger
+}
+
+// newSessionID makes a session ID, prefixed with the instance's name.
+func (hc *Config) newSessionID() string {
+	if hc.Instance == "" {
+		return rand.Text()
+	}
+	return hc.Instance + "-" + rand.Text()
 }

@@ -36,6 +36,7 @@ type httpGrove struct {
 func startHTTP(t testing.TB, cfg server.Config, hc Config) *httpGrove {
 	t.Helper()
 	cfg.MultiSession = true
+	cfg.SessionID = hc.newSessionID
 	if cfg.Metrics == nil {
 		cfg.Metrics = metrics.New() // for waitSubscriptions
 	}

@@ -2,7 +2,6 @@ package httpserve
 
 import (
 	"context"
-	"crypto/rand"
 	"mime"
 	"net/http"
 	"sync"
@@ -72,7 +71,7 @@ func (h *sseHandler) open(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.f.release(&h.f.conns)
-	id := rand.Text()
+	id := h.f.hc.newSessionID()
 	t := &sseTransport{f: h.f, id: newConnID(), SSEServerTransport: &mcp.SSEServerTransport{
 		Endpoint:            r.URL.Path + "?sessionid=" + id,
 		Response:            w,

@@ -192,3 +192,15 @@ func TestSSESessionLimit(t *testing.T) {
 		t.Errorf("a Streamable HTTP session beside it: status %d, want 503", res.StatusCode)
 	}
 }
+
+// With an instance name, every session ID starts with it: a proxy routes
+// by it.
+func TestInstanceNamesSessions(t *testing.T) {
+	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{Instance: "b"})
+	if rs := openRawSession(t, g.url, `{}`); !strings.HasPrefix(rs.id, "b-") {
+		t.Errorf("Streamable HTTP session %q", rs.id)
+	}
+	if rs := openRawSSE(t, g, `{}`); !strings.Contains(rs.endpoint, "sessionid=b-") {
+		t.Errorf("SSE endpoint %q", rs.endpoint)
+	}
+}

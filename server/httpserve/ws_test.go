@@ -244,16 +244,34 @@ func TestWSHostileFrames(t *testing.T) {
 }
 
 // A client that never reads loses its connection once a write has waited
-// past the write timeout: what grove holds for it stays bounded.
+// past the write timeout: what grove holds for it stays bounded. The
+// client's receive buffer is made small, so that a few answers fill the
+// connection.
 func TestWSSlowReader(t *testing.T) {
 	dir := realTemp(t)
-	write(t, filepath.Join(dir, "big.txt"), strings.Repeat("x", 1<<20))
+	write(t, filepath.Join(dir, "big.txt"), strings.Repeat("x", 256<<10))
 	g := startHTTP(t, server.Config{Roots: []string{dir}}, Config{writeTimeout: 300 * time.Millisecond})
-	rw := openRawWS(t, g, `{}`)
+	small := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if err == nil {
+			err = c.(*net.TCPConn).SetReadBuffer(16 << 10)
+		}
+		return c, err
+	}}}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, g.wsURL(), &websocket.DialOptions{Subprotocols: []string{wsSubprotocol}, HTTPHeader: authHeader(), HTTPClient: small})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	rw := &rawWS{t: t, ws: ws}
+	rw.send(initializeBody)
+	rw.expect(`"protocolVersion"`)
 	waitGauge(t, g, "grove_sessions", 1)
 	req := `{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"` + roots.URI(filepath.Join(dir, "big.txt")) + `"}}`
-	for i := range 64 { // 64 MiB of answers, never read
-		if err := rw.ws.Write(context.Background(), websocket.MessageText, fmt.Appendf(nil, req, 10+i)); err != nil {
+	for i := range 32 { // 8 MiB of answers, never read
+		if err := ws.Write(ctx, websocket.MessageText, fmt.Appendf(nil, req, 10+i)); err != nil {
 			break // the server gave up on us already
 		}
 	}
