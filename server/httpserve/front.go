@@ -89,8 +89,8 @@ func (f *front) mux() http.Handler {
 		mux.Handle(metadataPath, f.hostOnly(f.prm))
 		mux.Handle(metadataPath+"/", f.hostOnly(f.prm))
 	}
-	mux.Handle("/mcp", f.guard(http.HandlerFunc(f.limit)))
-	mux.Handle("/sse", f.guard(newSSEHandler(f)))
+	mux.Handle("/mcp", f.guard(f.writeDeadlines(http.HandlerFunc(f.limit))))
+	mux.Handle("/sse", f.guard(f.writeDeadlines(newSSEHandler(f))))
 	mux.Handle("/ws", queryToken(f.guard(wsHandler{f})))
 	for path, h := range f.hc.Mount {
 		mux.Handle(path, f.guard(h))

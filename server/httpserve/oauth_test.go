@@ -264,3 +264,37 @@ func TestOAuthConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+// A session is its creator's: another user's token does not reach it, on
+// /mcp or /sse.
+func TestOAuthSessionCrossing(t *testing.T) {
+	as := newTestAS(t)
+	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{AuthIssuer: as.URL, Resource: testResource})
+	alice := as.issue(t, as.claims("grove:read"))
+	bob := as.issue(t, with(as.claims("grove:read"), map[string]any{"sub": "bob"}))
+	res := initialize(t, g.url, alice)
+	id := res.Header.Get("Mcp-Session-Id")
+	if res.StatusCode != http.StatusOK || id == "" {
+		t.Fatalf("alice's initialize: %d %q", res.StatusCode, id)
+	}
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	hdr := func(tok string) map[string]string {
+		return map[string]string{"Authorization": "Bearer " + tok, "Mcp-Session-Id": id, "MCP-Protocol-Version": legacy}
+	}
+	if res := post(t, g.url, hdr(bob), ping); res.StatusCode != http.StatusForbidden {
+		t.Errorf("bob in alice's Streamable HTTP session: %d, want 403", res.StatusCode)
+	}
+	if res := post(t, g.url, hdr(alice), ping); res.StatusCode != http.StatusOK {
+		t.Errorf("alice in her own session: %d", res.StatusCode)
+	}
+
+	stream := getRaw(t, g.sseURL(), map[string]string{"Authorization": "Bearer " + alice})
+	e := <-readEvents(stream.Body)
+	endpoint := strings.TrimSuffix(g.url, "/mcp") + e.data
+	if res := post(t, endpoint, map[string]string{"Authorization": "Bearer " + bob}, initializeBody); res.StatusCode != http.StatusNotFound {
+		t.Errorf("bob in alice's SSE session: %d, want 404", res.StatusCode)
+	}
+	if res := post(t, endpoint, map[string]string{"Authorization": "Bearer " + alice}, initializeBody); res.StatusCode != http.StatusAccepted {
+		t.Errorf("alice in her own SSE session: %d", res.StatusCode)
+	}
+}

@@ -77,7 +77,7 @@ type Config struct {
 	Mount map[string]http.Handler
 
 	bodyTimeout  time.Duration // how long a request body may take to arrive; tests shorten it
-	writeTimeout time.Duration // how long a WebSocket client may take to read a message; tests shorten it
+	writeTimeout time.Duration // how long a client may take to read a message (any transport); tests shorten it
 
 	// Ready, when set, is called once grove listens, with the address it
 	// bound (the port is known then when Addr asked for port 0).

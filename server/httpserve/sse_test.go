@@ -2,11 +2,15 @@ package httpserve
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/server"
@@ -203,4 +207,37 @@ func TestInstanceNamesSessions(t *testing.T) {
 	if rs := openRawSSE(t, g, `{}`); !strings.Contains(rs.endpoint, "sessionid=b-") {
 		t.Errorf("SSE endpoint %q", rs.endpoint)
 	}
+}
+
+// A client that stops reading its SSE stream loses its session once a
+// write has waited past the write timeout.
+func TestSSESlowReader(t *testing.T) {
+	dir := realTemp(t)
+	write(t, filepath.Join(dir, "big.txt"), strings.Repeat("x", 256<<10))
+	g := startHTTP(t, server.Config{Roots: []string{dir}}, Config{writeTimeout: 300 * time.Millisecond})
+	small := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if err == nil {
+			err = c.(*net.TCPConn).SetReadBuffer(16 << 10)
+		}
+		return c, err
+	}}}
+	req, _ := http.NewRequest(http.MethodGet, g.sseURL(), nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	res, err := small.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	e := <-readEvents(io.LimitReader(res.Body, 200)) // the endpoint event, then nothing more is read
+	rs := &rawSSE{t: t, endpoint: strings.TrimSuffix(g.url, "/mcp") + e.data}
+	rs.mustPost(initializeBody)
+	waitGauge(t, g, "grove_sessions", 1)
+	read := `{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"` + roots.URI(filepath.Join(dir, "big.txt")) + `"}}`
+	for i := range 32 { // 8 MiB of answers, never read
+		if res := rs.post(fmt.Sprintf(read, 10+i)); res.StatusCode != http.StatusAccepted {
+			break // the server gave up on us already
+		}
+	}
+	waitGauge(t, g, "grove_sessions", 0)
 }
