@@ -20,6 +20,7 @@ import (
 	"syscall"
 
 	"github.com/grove-mcp/grove/server"
+	"github.com/grove-mcp/grove/server/httpserve"
 	"golang.org/x/term"
 )
 
@@ -30,7 +31,8 @@ const usage = `grove: an MCP server for your project files and Git history.
 
 Usage:
   grove [flags] [DIR ...]        serve MCP over stdio (DIRs are roots, like --root)
-  grove --http ADDR [flags] DIR  serve MCP over Streamable HTTP at http://ADDR/mcp (see docs/http.md)
+  grove --http ADDR [flags] DIR  serve MCP over HTTP at http://ADDR/mcp (Streamable HTTP), /sse (HTTP+SSE)
+                                 and /ws (WebSocket); see docs/http.md
   grove doctor [flags] [DIR ...] report what a client would get, then exit
   grove help                     print this help
 
@@ -188,7 +190,7 @@ type flagOpts struct {
 	version     bool
 	logLevel    string
 	logFile     string
-	http        server.HTTPConfig
+	http        httpserve.Config
 	tokenFile   string
 	metricsAddr string // --metrics: main_metrics.go
 }
@@ -197,18 +199,26 @@ type flagOpts struct {
 // gracefully and exits 0.
 func runHTTP(ctx context.Context, cfg server.Config, opts flagOpts) int {
 	hc := opts.http
-	hc.Addr = server.HTTPAddr(hc.Addr)
-	token, generated, err := server.HTTPToken(hc.Addr, opts.tokenFile, os.Getenv(server.TokenEnv))
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
-		return 2
-	}
-	hc.Token = token
+	hc.Addr = httpserve.Addr(hc.Addr)
+	hc.IntrospectAuth = os.Getenv(httpserve.IntrospectAuthEnv)
 	hc.Mount = mountMetrics(hc.Mount, cfg.Metrics) // main_metrics.go
-	hc.Ready = func(addr net.Addr) {
-		fmt.Fprint(os.Stderr, server.ClientConfig(server.HTTPURL(addr), token, generated))
+	if hc.AuthIssuer != "" {
+		// OAuth: clients bring the authorization server's tokens.
+		hc.Ready = func(addr net.Addr) {
+			fmt.Fprint(os.Stderr, httpserve.OAuthClientConfig(httpserve.URL(addr, hc.TLSCert != ""), hc.AuthIssuer, hc.Resource))
+		}
+	} else {
+		token, generated, err := httpserve.Token(hc.Addr, opts.tokenFile, os.Getenv(httpserve.TokenEnv))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "grove: %v\n", err)
+			return 2
+		}
+		hc.Token = token
+		hc.Ready = func(addr net.Addr) {
+			fmt.Fprint(os.Stderr, httpserve.ClientConfig(httpserve.URL(addr, hc.TLSCert != ""), token, generated))
+		}
 	}
-	if err := server.RunHTTP(ctx, cfg, hc); err != nil {
+	if err := httpserve.Run(ctx, cfg, hc); err != nil {
 		fmt.Fprintf(os.Stderr, "grove: %v\n", err)
 		return 1
 	}
@@ -284,7 +294,8 @@ func parseFlags(args []string) (server.Config, flagOpts, error) {
 	case cfg.MaxMediaBytes == 0:
 		cfg.MaxMediaBytes = -1 // the server's "none"; its zero means the default
 	}
-	if h := opts.http; h.MaxBodyBytes <= 0 || h.MaxSessions <= 0 || h.MaxInFlight <= 0 || h.EventsPerSession <= 0 || h.IdleTimeout <= 0 || h.ShutdownGrace <= 0 {
+	if h := opts.http; h.MaxBodyBytes <= 0 || h.MaxSessions <= 0 || h.MaxInFlight <= 0 || h.EventsPerSession <= 0 || h.IdleTimeout <= 0 || h.ShutdownGrace <= 0 ||
+		h.MaxConns <= 0 || h.MaxConnsPerClient <= 0 {
 		return cfg, opts, errors.New("the --http-max-*, --http-events, --http-idle-timeout and --http-shutdown-grace values must be positive")
 	}
 	cfg.Version = versionString()
@@ -294,7 +305,7 @@ func parseFlags(args []string) (server.Config, flagOpts, error) {
 func httpFlags(fs *flag.FlagSet, opts *flagOpts) {
 	hc := &opts.http
 	fs.StringVar(&hc.Addr, "http", "", "serve MCP over Streamable HTTP on ADDR (host:port; a bare port means 127.0.0.1) instead of stdio")
-	fs.StringVar(&opts.tokenFile, "http-token-file", "", "file holding the bearer token HTTP clients must send (else $"+server.TokenEnv+", else one is generated)")
+	fs.StringVar(&opts.tokenFile, "http-token-file", "", "file holding the bearer token HTTP clients must send (else $"+httpserve.TokenEnv+", else one is generated)")
 	fs.Func("http-allow-origin", "an Origin allowed to call over HTTP, like https://app.example (repeatable; none by default)", func(s string) error {
 		hc.AllowOrigins = append(hc.AllowOrigins, s)
 		return nil
@@ -303,12 +314,22 @@ func httpFlags(fs *flag.FlagSet, opts *flagOpts) {
 		hc.AllowHosts = append(hc.AllowHosts, s)
 		return nil
 	})
-	fs.Int64Var(&hc.MaxBodyBytes, "http-max-body", server.DefaultHTTPMaxBodyBytes, "largest HTTP request body in bytes (413 past it)")
-	fs.IntVar(&hc.MaxSessions, "http-max-sessions", server.DefaultHTTPMaxSessions, "most HTTP sessions and modern listen streams at once (503 past it)")
-	fs.DurationVar(&hc.IdleTimeout, "http-idle-timeout", server.DefaultHTTPIdleTimeout, "an HTTP session with no request for this long ends (404 after)")
-	fs.IntVar(&hc.MaxInFlight, "http-max-in-flight", server.DefaultHTTPMaxInFlight, "most requests in flight per HTTP session (429 past it)")
-	fs.IntVar(&hc.EventsPerSession, "http-events", server.DefaultHTTPEventsPerSession, "notifications kept per HTTP session for a client that reconnects (Last-Event-ID)")
-	fs.DurationVar(&hc.ShutdownGrace, "http-shutdown-grace", server.DefaultHTTPShutdownGrace, "how long requests in flight get to finish on SIGINT/SIGTERM")
+	fs.StringVar(&hc.TLSCert, "http-tls-cert", "", "PEM certificate (chain) to serve HTTP over TLS with; reloaded on SIGHUP")
+	fs.StringVar(&hc.TLSKey, "http-tls-key", "", "PEM private key of --http-tls-cert")
+	fs.BoolVar(&hc.Insecure, "http-insecure", false, "allow plain HTTP on an address beyond loopback (a proxy in front ends TLS)")
+	fs.StringVar(&hc.AuthIssuer, "http-auth-issuer", "", "OAuth 2.1: the authorization server (issuer URL) whose access tokens clients bring instead of the static token")
+	fs.StringVar(&hc.Resource, "http-resource", "", "OAuth 2.1: grove's canonical resource URI, the audience its tokens must name (e.g. https://grove.example/mcp)")
+	fs.StringVar(&hc.Introspect, "http-introspect", "", "OAuth 2.1: check each token at this RFC 7662 introspection endpoint (client credentials in $"+httpserve.IntrospectAuthEnv+" as id:secret) instead of as a JWT")
+	fs.StringVar(&hc.Instance, "http-instance", "", "a name that starts this instance's session IDs, for a proxy in front of several to route by")
+	fs.BoolVar(&hc.TokenReadOnly, "http-token-read-only", false, "the static token gets the grove:read scope only: no tool that writes")
+	fs.IntVar(&hc.MaxConns, "http-max-conns", httpserve.DefaultMaxConns, "most TCP connections open at once (503 past it)")
+	fs.IntVar(&hc.MaxConnsPerClient, "http-max-conns-per-client", httpserve.DefaultMaxConnsPerClient, "most TCP connections open from one address (503 past it)")
+	fs.Int64Var(&hc.MaxBodyBytes, "http-max-body", httpserve.DefaultMaxBodyBytes, "largest HTTP request body in bytes (413 past it)")
+	fs.IntVar(&hc.MaxSessions, "http-max-sessions", httpserve.DefaultMaxSessions, "most HTTP sessions and modern listen streams at once (503 past it)")
+	fs.DurationVar(&hc.IdleTimeout, "http-idle-timeout", httpserve.DefaultIdleTimeout, "an HTTP session with no request for this long ends (404 after)")
+	fs.IntVar(&hc.MaxInFlight, "http-max-in-flight", httpserve.DefaultMaxInFlight, "most requests in flight per HTTP session (429 past it)")
+	fs.IntVar(&hc.EventsPerSession, "http-events", httpserve.DefaultEventsPerSession, "notifications kept per HTTP session for a client that reconnects (Last-Event-ID)")
+	fs.DurationVar(&hc.ShutdownGrace, "http-shutdown-grace", httpserve.DefaultShutdownGrace, "how long requests in flight get to finish on SIGINT/SIGTERM")
 }
 
 func printUsage(w io.Writer) {

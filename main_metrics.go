@@ -11,11 +11,11 @@ import (
 
 	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/grove-mcp/grove/metrics"
-	"github.com/grove-mcp/grove/server"
+	"github.com/grove-mcp/grove/server/httpserve"
 )
 
 func metricsFlags(fs *flag.FlagSet, opts *flagOpts) {
-	fs.StringVar(&opts.metricsAddr, "metrics", "", "serve Prometheus metrics at http://ADDR/metrics (loopback only unless a token is set with --http-token-file or $"+server.TokenEnv+"; --http serves them at /metrics too)")
+	fs.StringVar(&opts.metricsAddr, "metrics", "", "serve Prometheus metrics at http://ADDR/metrics (loopback only unless a token is set with --http-token-file or $"+httpserve.TokenEnv+"; --http serves them at /metrics too)")
 }
 
 // startMetrics makes the metrics when something will serve them: --metrics
@@ -30,8 +30,8 @@ func startMetrics(ctx context.Context, opts flagOpts, logger *slog.Logger) (*met
 	if opts.metricsAddr == "" {
 		return m, func() {}, nil
 	}
-	addr := server.HTTPAddr(opts.metricsAddr)
-	token, err := metricsToken(addr, opts.tokenFile, os.Getenv(server.TokenEnv))
+	addr := httpserve.Addr(opts.metricsAddr)
+	token, err := metricsToken(addr, opts.tokenFile, os.Getenv(httpserve.TokenEnv))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,6 +73,6 @@ func metricsToken(addr, file, env string) (string, error) {
 	if file == "" && env == "" {
 		return "", nil
 	}
-	token, _, err := server.HTTPToken(addr, file, env)
+	token, _, err := httpserve.Token(addr, file, env)
 	return token, err
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/grove-mcp/grove/server"
+	"github.com/grove-mcp/grove/server/httpserve"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -67,7 +67,7 @@ func TestParseFlagsHTTP(t *testing.T) {
 	got := []any{cfg.Roots, opts.http.Addr, opts.http.AllowOrigins, opts.http.MaxSessions, opts.http.IdleTimeout.String(),
 		opts.tokenFile, opts.http.AllowHosts, opts.http.MaxInFlight}
 	want := []any{[]string{"/a", "/b"}, "127.0.0.1:9000", []string{"https://a.example", "https://b.example"}, 3, "1m30s",
-		"/tok", []string{"box.lan"}, server.DefaultHTTPMaxInFlight}
+		"/tok", []string{"box.lan"}, httpserve.DefaultMaxInFlight}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("HTTP flags mismatch (-want +got):\n%s", diff)
 	}

@@ -44,8 +44,8 @@ import (
 	"time"
 
 	"github.com/grove-mcp/grove/fsres/internal/grep"
-	"github.com/grove-mcp/grove/fsres/internal/trigram"
 	"github.com/grove-mcp/grove/fsres/internal/media"
+	"github.com/grove-mcp/grove/fsres/internal/trigram"
 	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"

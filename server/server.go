@@ -1,14 +1,15 @@
 // Package server wires grove's features to the MCP SDK and serves them over
-// stdio ([Run]) or Streamable HTTP ([RunHTTP]), in both protocol eras: legacy
-// (initialize, up to 2025-11-25) and modern (2026-07-28: server/discover and
-// per-request _meta).
+// stdio ([Run]), in both protocol eras: legacy (initialize, up to 2025-11-25)
+// and modern (2026-07-28: server/discover and per-request _meta).
 //
 //	err := server.Run(ctx, server.Config{Roots: []string{"/home/me/project"}})
-//	err = server.RunHTTP(ctx, cfg, server.HTTPConfig{Addr: "127.0.0.1:8848", Token: token})
 //
 // The server owns the roots policy at run time: the operator's roots from
 // [Config], narrowed by the client's (see clientroots.go), handed to every
 // feature through [scope.Provider].
+//
+// The HTTP transports live in package httpserve, which builds a Server with
+// [Config.MultiSession] and serves [Server.MCP].
 package server
 
 import (
@@ -46,8 +47,18 @@ type Config struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 
-	multi bool // many sessions, each with roots of its own (HTTP)
+	// MultiSession serves many sessions at once, each with client roots of
+	// its own; the HTTP transports (package httpserve) set it.
+	MultiSession bool
+	// SessionID makes the IDs of new sessions; nil makes random ones. The
+	// HTTP transports prefix them with the instance's name, for a proxy in
+	// front of several instances to route by.
+	SessionID func() string
 }
+
+// ModernVersion is the first protocol revision of the modern era
+// (stateless, per-request _meta); transports route requests by it.
+const ModernVersion = modernVersion
 
 //go:embed instructions.md
 var instructions string
@@ -92,7 +103,7 @@ func New(cfg Config) (*Server, error) {
 	logger := slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), clientLog)) // records for the client go to it too
 	s := &Server{cfg: cfg, logger: logger, set: set, carry: &carrier{}, clientLog: clientLog}
 	s.client = newClientRoots(set, logger)
-	if cfg.multi {
+	if cfg.MultiSession {
 		s.multi = newSessions(s)
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{
@@ -121,6 +132,7 @@ func (s *Server) options() *mcp.ServerOptions {
 			Tools:       &mcp.ToolCapabilities{ListChanged: true},
 		},
 		CompletionHandler: s.complete,
+		GetSessionID:      s.cfg.SessionID,
 	}
 	s.installClientRoots(opts)
 	s.installFeatureOptions(opts)

@@ -1,15 +1,20 @@
 // Interop check over HTTP: the official TypeScript SDK client drives
-// `grove --http` with StreamableHTTPClientTransport: initialize, tools,
+// `grove --http` over one of its HTTP transports (the third argument):
+// "http", StreamableHTTPClientTransport at /mcp (the default); "sse",
+// SSEClientTransport at /sse (2024-11-05 HTTP+SSE); "ws",
+// WebSocketClientTransport at /ws. Then: initialize, tools,
 // resources (list, read, subscribe with a real file change), a git tool, a
 // prompt, a roots change that narrows what the session reaches, a second
 // session that keeps its own roots, a request without the token (401), and
 // SIGTERM (grove exits 0).
 //
-// Usage: node http.mjs GROVE_BINARY ROOT
+// Usage: node http.mjs GROVE_BINARY ROOT [http|sse|ws]
 // ROOT is an empty directory; the script makes a git repository in it (with
 // the git CLI). Exits non-zero on the first failure.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { WebSocketClientTransport } from "@modelcontextprotocol/sdk/client/websocket.js";
 import { ListRootsRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -26,7 +31,9 @@ const waitFor = (what, pred) => waitUntil(what, pred, fail);
 // read from the client configuration it prints on stderr.
 let grove;
 function start(bin, root, token) {
-  grove = spawn(bin, ["--http", "127.0.0.1:0", "--root", root], {
+  // GROVE_HTTP_ARGS adds flags (http.sh: the TLS certificate and key).
+  const extra = (process.env.GROVE_HTTP_ARGS ?? "").split(" ").filter(Boolean);
+  grove = spawn(bin, ["--http", "127.0.0.1:0", "--root", root, ...extra], {
     env: { PATH: process.env.PATH, GROVE_HTTP_TOKEN: token, ...gitEnv }, stdio: ["ignore", "ignore", "pipe"],
   });
   return new Promise((resolve) => {
@@ -45,11 +52,31 @@ async function connect(url, token, roots) {
   const state = { roots, updated: [] };
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: state.roots }));
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => state.updated.push(n.params.uri));
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: { headers: { Authorization: `Bearer ${token}` } },
-  });
-  await client.connect(transport);
+  await client.connect(await transportFor(url, token));
   return { client, state };
+}
+
+// transportFor makes the client transport of the chosen kind for grove's
+// /mcp URL.
+async function transportFor(url, token) {
+  const requestInit = { headers: { Authorization: `Bearer ${token}` } };
+  switch (kind) {
+    case "http":
+      return new StreamableHTTPClientTransport(new URL(url), { requestInit });
+    case "sse":
+      return new SSEClientTransport(new URL(url.replace(/\/mcp$/, "/sse")), { requestInit });
+    case "ws": {
+      // The SDK's transport uses the WHATWG WebSocket, which cannot send
+      // headers: the token goes in the URL (RFC 6750 section 2.3), as in a
+      // client configured with a URL only. Node 20 has no global WebSocket;
+      // the ws package is one.
+      if (typeof globalThis.WebSocket === "undefined") globalThis.WebSocket = (await import("ws")).WebSocket;
+      const ws = new URL(url.replace(/\/mcp$/, "/ws").replace(/^http/, "ws"));
+      ws.searchParams.set("access_token", token);
+      return new WebSocketClientTransport(ws);
+    }
+  }
+  fail(`unknown transport ${kind}`);
 }
 
 const rootPaths = async (client) => {
@@ -57,9 +84,9 @@ const rootPaths = async (client) => {
   return (r.structuredContent?.roots ?? []).map((x) => x.path);
 };
 
-const [bin, root] = process.argv.slice(2);
+const [bin, root, kind = "http"] = process.argv.slice(2);
 if (!bin || !root) {
-  console.error("usage: node http.mjs GROVE_BINARY ROOT");
+  console.error("usage: node http.mjs GROVE_BINARY ROOT [http|sse|ws]");
   process.exit(2);
 }
 repository(root);
@@ -68,7 +95,7 @@ const url = await start(bin, root, token);
 ok(`grove --http listening at ${url}`);
 
 const { client, state } = await connect(url, token, [{ uri: pathToFileURL(root).href, name: "root" }]);
-ok(`initialize over HTTP: ${client.getServerVersion().name}`);
+ok(`initialize over ${kind}${url.startsWith("https:") ? " with TLS" : ""}: ${client.getServerVersion().name}`);
 
 const tools = (await client.listTools()).tools.map((t) => t.name);
 if (!tools.includes("git_status") || !tools.includes("read_file")) fail(`tools/list: ${tools}`);
@@ -113,12 +140,14 @@ const otherRead = await other.client.callTool({ name: "read_file", arguments: { 
 if (otherRead.isError) fail("the other session lost its roots");
 ok("roots/list_changed narrowed this session to root/sub; another session kept the whole root");
 
-const res = await fetch(url, {
-  method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-  body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
-});
-if (res.status !== 401 || !(res.headers.get("www-authenticate") ?? "").startsWith("Bearer")) fail(`no token: ${res.status}`);
-ok("a request without the token gets 401 with WWW-Authenticate: Bearer");
+for (const path of ["/mcp", "/sse", "/ws"]) {
+  const res = await fetch(url.replace(/\/mcp$/, path), {
+    method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+  });
+  if (res.status !== 401 || !(res.headers.get("www-authenticate") ?? "").startsWith("Bearer")) fail(`no token at ${path}: ${res.status}`);
+}
+ok("a request without the token gets 401 with WWW-Authenticate: Bearer at /mcp, /sse and /ws");
 
 await client.close();
 await other.client.close();
@@ -127,4 +156,4 @@ grove.kill("SIGTERM");
 const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r("timeout"), timeoutMs))]);
 if (code !== 0) fail(`grove exited with ${code} after SIGTERM, want 0`);
 ok("SIGTERM: grove exited 0");
-console.log("interop (http): all checks passed");
+console.log(`interop (${kind}${url.startsWith("https:") ? ", TLS" : ""}): all checks passed`);

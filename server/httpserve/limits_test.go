@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"bufio"
@@ -11,10 +11,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grove-mcp/grove/server"
 )
 
 func TestHTTPBodyLimit(t *testing.T) {
-	g := startHTTP(t, Config{Roots: []string{realTemp(t)}}, HTTPConfig{MaxBodyBytes: 1000})
+	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{MaxBodyBytes: 1000})
 	auth := map[string]string{"Authorization": "Bearer " + testToken}
 	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 1000) + `"}}`
 	res := post(t, g.url, auth, big)
@@ -30,7 +32,7 @@ func TestHTTPBodyLimit(t *testing.T) {
 }
 
 func TestHTTPSessionLimit(t *testing.T) {
-	g := startHTTP(t, Config{Roots: []string{realTemp(t)}}, HTTPConfig{MaxSessions: 1})
+	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{MaxSessions: 1})
 	rs := openRawSession(t, g.url, `{}`)
 	res := post(t, g.url, map[string]string{"Authorization": "Bearer " + testToken}, initializeBody)
 	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
@@ -57,12 +59,12 @@ func TestHTTPSessionLimit(t *testing.T) {
 }
 
 // waitSessions waits until the server has n sessions.
-func waitSessions(t *testing.T, s *Server, n int) {
+func waitSessions(t *testing.T, s *server.Server, n int) {
 	t.Helper()
 	deadline := time.Now().Add(waitLimit)
 	for {
 		got := 0
-		for range s.mcp.Sessions() {
+		for range s.MCP().Sessions() {
 			got++
 		}
 		if got == n {
@@ -78,10 +80,10 @@ func waitSessions(t *testing.T, s *Server, n int) {
 // An idle session ends; its ID then gets 404, as the spec says of a session
 // the server no longer knows.
 func TestHTTPIdleTimeout(t *testing.T) {
-	g := startHTTP(t, Config{Roots: []string{realTemp(t)}}, HTTPConfig{IdleTimeout: 50 * time.Millisecond})
+	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{IdleTimeout: 50 * time.Millisecond})
 	rs := openRawSession(t, g.url, `{}`)
 	var ended []*mcp.ServerSession
-	for ss := range g.s.mcp.Sessions() {
+	for ss := range g.s.MCP().Sessions() {
 		ended = append(ended, ss)
 	}
 	for _, ss := range ended {
@@ -100,7 +102,7 @@ func TestHTTPIdleTimeout(t *testing.T) {
 // a body holding only a response is never refused. The first request waits
 // for the client's roots, which this client never sends.
 func TestHTTPInFlightLimit(t *testing.T) {
-	g := startHTTP(t, Config{Roots: []string{realTemp(t)}}, HTTPConfig{MaxInFlight: 1})
+	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{MaxInFlight: 1})
 	rs := openRawSession(t, g.url, `{"roots":{"listChanged":true}}`)
 	slow := rs.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_roots","arguments":{}}}`)
 	slowEvents := readEvents(slow.Body)
@@ -141,7 +143,7 @@ func TestClassify(t *testing.T) {
 
 // A body that trickles in is cut off with 408; the connection is not held.
 func TestHTTPSlowBody(t *testing.T) {
-	g := startHTTP(t, Config{Roots: []string{realTemp(t)}}, HTTPConfig{bodyTimeout: 200 * time.Millisecond})
+	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{bodyTimeout: 200 * time.Millisecond})
 	conn, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(g.url, "http://"), "/mcp"))
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +169,7 @@ func TestHTTPSlowBody(t *testing.T) {
 // the next gets 503.
 func TestHTTPListenStreamsCountAsSessions(t *testing.T) {
 	dir := realTemp(t)
-	g := startHTTP(t, Config{Roots: []string{dir}}, HTTPConfig{MaxSessions: 1})
+	g := startHTTP(t, server.Config{Roots: []string{dir}}, Config{MaxSessions: 1})
 	listen := func(id int) *http.Response {
 		return post(t, g.url, map[string]string{"Authorization": "Bearer " + testToken, "MCP-Protocol-Version": modern,
 			"Mcp-Method": "subscriptions/listen"},

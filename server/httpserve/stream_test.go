@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"bufio"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/server"
 )
 
 // sseEvent is one server-sent event.
@@ -122,7 +123,7 @@ func TestHTTPResumesNotifications(t *testing.T) {
 	dir := realTemp(t)
 	f := filepath.Join(dir, "f.txt")
 	write(t, f, "0")
-	g := startHTTP(t, Config{Roots: []string{dir}}, HTTPConfig{})
+	g := startHTTP(t, server.Config{Roots: []string{dir}}, Config{})
 	appended := make(chan string, 100)
 	g.f.events.onAppend = func(data []byte) {
 		if strings.Contains(string(data), "notifications/resources/updated") {
@@ -171,8 +172,8 @@ func TestHTTPShutdownClosesStreams(t *testing.T) {
 	dir := realTemp(t)
 	f := filepath.Join(dir, "f.txt")
 	write(t, f, "0")
-	cfg := Config{Roots: []string{dir}, multi: true}
-	s, err := New(cfg)
+	cfg := server.Config{Roots: []string{dir}, MultiSession: true}
+	s, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,9 +182,9 @@ func TestHTTPShutdownClosesStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc := HTTPConfig{Token: testToken, ShutdownGrace: 10 * waitLimit}
+	hc := Config{Token: testToken, ShutdownGrace: 10 * waitLimit}
 	hc.defaults()
-	fr := newFront(s, hc, ln.Addr().String())
+	fr := newFront(s, cfg, hc, ln.Addr().String())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)

@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"crypto/rand"
@@ -12,9 +12,13 @@ import (
 // TokenEnv names the environment variable that may hold the HTTP token.
 const TokenEnv = "GROVE_HTTP_TOKEN"
 
-// HTTPAddr completes an --http value: a bare port means the loopback
+// IntrospectAuthEnv names the environment variable holding grove's client
+// credentials for the introspection endpoint, as client_id:client_secret.
+const IntrospectAuthEnv = "GROVE_HTTP_INTROSPECT_AUTH"
+
+// Addr completes an --http value: a bare port means the loopback
 // address, which is where grove listens unless told otherwise.
-func HTTPAddr(v string) string {
+func Addr(v string) string {
 	if !strings.Contains(v, ":") {
 		return net.JoinHostPort("127.0.0.1", v)
 	}
@@ -35,11 +39,11 @@ func Loopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// HTTPToken decides the bearer token: the contents of file when given, else
+// Token decides the bearer token: the contents of file when given, else
 // the environment's (env is os.Getenv(TokenEnv)), else a new random one
 // (generated is then true). A bind beyond loopback needs an explicit token:
 // a generated one shows only on this machine's terminal.
-func HTTPToken(addr, file, env string) (token string, generated bool, err error) {
+func Token(addr, file, env string) (token string, generated bool, err error) {
 	switch {
 	case file != "":
 		b, err := os.ReadFile(file)
@@ -64,16 +68,21 @@ func HTTPToken(addr, file, env string) (token string, generated bool, err error)
 	return token, false, nil
 }
 
-// HTTPURL is the URL clients use for a bound address.
-func HTTPURL(addr net.Addr) string {
+// URL is the Streamable HTTP URL clients use for a bound address; secure
+// when grove serves TLS.
+func URL(addr net.Addr, secure bool) string {
+	scheme := "http://"
+	if secure {
+		scheme = "https://"
+	}
 	host, port, err := net.SplitHostPort(addr.String())
 	if err != nil {
-		return "http://" + addr.String() + "/mcp"
+		return scheme + addr.String() + "/mcp"
 	}
 	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1"
 	}
-	return "http://" + net.JoinHostPort(host, port) + "/mcp"
+	return scheme + net.JoinHostPort(host, port) + "/mcp"
 }
 
 // ClientConfig is the ready-to-paste client configuration for url, with
@@ -92,5 +101,20 @@ func ClientConfig(url, token string, generated bool) string {
 	fmt.Fprintf(&b, "  Authorization: %s\n\n", auth)
 	fmt.Fprintf(&b, "Claude Code:\n  claude mcp add --transport http grove %s --header \"Authorization: %s\"\n\n", url, auth)
 	fmt.Fprintf(&b, "VS Code (.vscode/mcp.json):\n  {\"servers\": {\"grove\": {\"type\": \"http\", \"url\": %q, \"headers\": {\"Authorization\": %q}}}}\n", url, auth)
+	base := strings.TrimSuffix(url, "/mcp")
+	fmt.Fprintf(&b, "\nOther transports, same token: HTTP+SSE (2024-11-05) at %s/sse; WebSocket at %s/ws\n", base, "ws"+strings.TrimPrefix(base, "http"))
+	return b.String()
+}
+
+// OAuthClientConfig tells the operator where clients connect when grove
+// takes the tokens of an authorization server: clients find it through
+// grove's Protected Resource Metadata and sign in there.
+func OAuthClientConfig(url, issuer, resource string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "grove: serving MCP over HTTP at %s\n", url)
+	fmt.Fprintf(&b, "grove: clients sign in with the authorization server %s (OAuth 2.1); tokens must name %s as their audience\n", issuer, resource)
+	fmt.Fprintf(&b, "  Protected Resource Metadata: %s\n\n", metadataURL(resource))
+	fmt.Fprintf(&b, "Claude Code:\n  claude mcp add --transport http grove %s\n\n", url)
+	fmt.Fprintf(&b, "VS Code (.vscode/mcp.json):\n  {\"servers\": {\"grove\": {\"type\": \"http\", \"url\": %q}}}\n", url)
 	return b.String()
 }

@@ -1,7 +1,8 @@
-package server
+package httpserve
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"sync"
@@ -18,7 +19,8 @@ import (
 // SDK does not promise to call SessionClosed.
 type eventStore struct {
 	maxEvents, maxBytes, maxSessions int
-	onAppend                         func(data []byte) // for tests; called with s.mu held
+	onAppend                         func(data []byte)   // for tests; called with s.mu held
+	onLost                           func(method string) // an evicted event a client came back for; called with s.mu held
 
 	mu       sync.Mutex // guards the fields below
 	sessions map[string]*sessionEvents
@@ -33,10 +35,46 @@ type sessionEvents struct {
 	bytes   int
 }
 
-// eventList is one stream's kept events; data[i] has index first+i.
+// eventList is one stream's kept events; data[i] has index first+i. The
+// methods of the latest evicted events are remembered (at most maxEvents of
+// them; gone[i] has index first-len(gone)+i), so that a client coming back
+// for them counts as the notifications it lost; those below lostTo were
+// counted already (or the client had them).
 type eventList struct {
-	first int
-	data  [][]byte
+	first  int
+	data   [][]byte
+	gone   []string
+	lostTo int
+}
+
+// evict drops the oldest kept event, remembering its method, and returns
+// its size.
+func (l *eventList) evict(maxGone int) int {
+	n := len(l.data[0])
+	var m struct {
+		Method string `json:"method"`
+	}
+	json.Unmarshal(l.data[0], &m) // a response has none; it counts under the empty method
+	if l.gone = append(l.gone, m.Method); len(l.gone) > maxGone {
+		l.gone = l.gone[len(l.gone)-maxGone:]
+	}
+	l.data[0] = nil
+	l.data = l.data[1:]
+	l.first++
+	return n
+}
+
+// lost reports, once each, the evicted events from index start on.
+func (l *eventList) lost(start int, report func(method string)) {
+	from := l.first - len(l.gone)
+	for i := max(start, l.lostTo); i < l.first; i++ {
+		if i < from {
+			report("")
+		} else {
+			report(l.gone[i-from])
+		}
+	}
+	l.lostTo = l.first
 }
 
 var _ mcp.EventStore = (*eventStore)(nil)
@@ -88,10 +126,7 @@ func (s *eventStore) Append(_ context.Context, sessionID, streamID string, data 
 	for len(se.queue) > s.maxEvents || (se.bytes > s.maxBytes && len(se.queue) > 1) {
 		oldest := se.streams[se.queue[0]]
 		se.queue = se.queue[1:]
-		se.bytes -= len(oldest.data[0])
-		oldest.data[0] = nil
-		oldest.data = oldest.data[1:]
-		oldest.first++
+		se.bytes -= oldest.evict(s.maxEvents)
 	}
 	return nil
 }
@@ -109,6 +144,9 @@ func (s *eventStore) After(_ context.Context, sessionID, streamID string, index 
 		err = fmt.Errorf("unknown stream %q: %w", streamID, mcp.ErrEventsPurged)
 	case start < l.first:
 		err = fmt.Errorf("events after %d of stream %q: %w", index, streamID, mcp.ErrEventsPurged)
+		if s.onLost != nil {
+			l.lost(start, s.onLost)
+		}
 	case start-l.first < len(l.data):
 		data = append([][]byte(nil), l.data[start-l.first:]...)
 	}

@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"path/filepath"
@@ -33,7 +33,7 @@ func TestHTTPToken(t *testing.T) {
 		{name: "short token", addr: "127.0.0.1:1", file: short, wantErr: "at least 16"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, generated, err := HTTPToken(tt.addr, tt.file, tt.env)
+			got, generated, err := Token(tt.addr, tt.file, tt.env)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one with %q", err, tt.wantErr)
@@ -58,8 +58,8 @@ func TestHTTPToken(t *testing.T) {
 
 func TestHTTPAddr(t *testing.T) {
 	for in, want := range map[string]string{"8848": "127.0.0.1:8848", "127.0.0.1:1": "127.0.0.1:1", ":1": ":1"} {
-		if got := HTTPAddr(in); got != want {
-			t.Errorf("HTTPAddr(%q) = %q, want %q", in, got, want)
+		if got := Addr(in); got != want {
+			t.Errorf("Addr(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"bufio"
@@ -88,6 +88,19 @@ func TestHTTPBinaryRefusesOpenBindWithoutToken(t *testing.T) {
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(out), "--http-token-file") {
 		t.Errorf("grove --http 0.0.0.0:0 without a token: %v\n%s\nwant exit 2 and a message naming --http-token-file", err, out)
+	}
+}
+
+// A bind beyond loopback with a token still needs TLS, or --http-insecure;
+// grove refuses before it listens.
+func TestHTTPBinaryRefusesPlainOpenBind(t *testing.T) {
+	bin := groveBinary(t)
+	cmd := exec.Command(bin, "--http", "0.0.0.0:0", "--root", realTemp(t))
+	cmd.Env = append(slicesWithout(os.Environ(), TokenEnv+"="), TokenEnv+"="+testToken)
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "--http-insecure") || !strings.Contains(string(out), "in clear") {
+		t.Errorf("grove --http 0.0.0.0:0 without TLS: %v\n%s\nwant exit 1 and a message saying why, naming --http-insecure", err, out)
 	}
 }
 

@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -63,8 +64,7 @@ func (f *front) limit(w http.ResponseWriter, r *http.Request) {
 		}
 		if key != "" { // a new legacy session has nothing in flight yet
 			if !f.enter(key, requests, max) {
-				w.Header().Set("Retry-After", "1")
-				http.Error(w, fmt.Sprintf("Too Many Requests: more than %d requests in flight for this session (--http-max-in-flight)", max), http.StatusTooManyRequests)
+				f.tooMany(w, max)
 				return
 			}
 			defer f.exit(key, requests)
@@ -103,20 +103,21 @@ func (f *front) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) 
 }
 
 // take counts one more session-like thing in *n, if the server has room.
-// Live legacy sessions are the SDK's, those with an ID. A session being set
+// Live Streamable HTTP sessions are the SDK's, those with an ID; the
+// connection-based ones (SSE, WebSocket) count in conns. A session being set
 // up counts twice for a moment (pending, and live once the SDK registered
 // it), so near the limit a concurrent initialize may be refused early; it
 // never lets one too many in.
 func (f *front) take(n *int) bool {
 	live := 0
-	for ss := range f.s.mcp.Sessions() {
-		if ss.ID() != "" {
+	for ss := range f.mcp.Sessions() {
+		if ss.ID() != "" && !strings.HasPrefix(ss.ID(), connIDPrefix) { // those count in conns
 			live++
 		}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if live+f.pending+f.listens >= f.hc.MaxSessions {
+	if live+f.pending+f.listens+f.conns >= f.hc.MaxSessions {
 		return false
 	}
 	*n++
@@ -132,6 +133,11 @@ func (f *front) release(n *int) {
 func (f *front) full(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", "5")
 	http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions are open, the most grove serves (--http-max-sessions)", f.hc.MaxSessions), http.StatusServiceUnavailable)
+}
+
+func (f *front) tooMany(w http.ResponseWriter, max int) {
+	w.Header().Set("Retry-After", "1")
+	http.Error(w, fmt.Sprintf("Too Many Requests: more than %d requests in flight for this session (--http-max-in-flight)", max), http.StatusTooManyRequests)
 }
 
 func (f *front) enter(key string, n, max int) bool {

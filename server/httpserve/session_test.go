@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"context"
@@ -10,8 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/server"
 )
 
 // Two sessions whose client roots are disjoint each see their own files and
@@ -24,7 +26,7 @@ func TestHTTPSessionsAreClientsOfTheirOwn(t *testing.T) {
 	fa, fb := filepath.Join(a, "x.txt"), filepath.Join(b, "y.txt")
 	write(t, fa, "a")
 	write(t, fb, "b")
-	g := startHTTP(t, Config{Roots: []string{base}}, HTTPConfig{})
+	g := startHTTP(t, server.Config{Roots: []string{base}}, Config{})
 	csA, _, evA := connectHTTP(t, g, legacy, a)
 	csB, clientB, evB := connectHTTP(t, g, legacy, a)
 	ctx := context.Background()
@@ -67,8 +69,8 @@ func TestHTTPSessionsAreClientsOfTheirOwn(t *testing.T) {
 	// B hears of its own file, and never of a's, written before it.
 	write(t, fb, "b changed")
 	expectUpdated(t, evB, roots.URI(fb), roots.URI(fa))
-	if n := g.s.multi.count(); n != 2 {
-		t.Errorf("%d sessions with roots of their own, want 2", n)
+	if n := gauge(t, g.m, "grove_sessions"); n != 2 {
+		t.Errorf("%d sessions, want 2", n)
 	}
 }
 
@@ -79,7 +81,7 @@ func TestHTTPModernRequestRoots(t *testing.T) {
 	mkdirs(t, base, "a", "b")
 	fb := filepath.Join(base, "b", "y.txt")
 	write(t, fb, "b")
-	g := startHTTP(t, Config{Roots: []string{base}}, HTTPConfig{})
+	g := startHTTP(t, server.Config{Roots: []string{base}}, Config{})
 	hdr := map[string]string{"Authorization": "Bearer " + testToken, "MCP-Protocol-Version": modern,
 		"Mcp-Method": "resources/read", "Mcp-Name": roots.URI(fb)}
 	read := func(clientRoot string) string {
@@ -103,7 +105,7 @@ func TestHTTPModernRequestRoots(t *testing.T) {
 func TestHTTPClientLogIsPerSession(t *testing.T) {
 	base := realTemp(t)
 	mkdirs(t, base, "ceiling", "outA", "outB")
-	g := startHTTP(t, Config{Roots: []string{filepath.Join(base, "ceiling")}}, HTTPConfig{})
+	g := startHTTP(t, server.Config{Roots: []string{filepath.Join(base, "ceiling")}}, Config{})
 	csA, clientA, _ := connectHTTP(t, g, legacy)
 	csB, clientB, evB := connectHTTP(t, g, legacy)
 	ctx := context.Background()
@@ -142,7 +144,7 @@ func TestHTTPListChangedIsPerSession(t *testing.T) {
 	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
 	fb := filepath.Join(b, "y.txt")
 	write(t, fb, "b")
-	g := startHTTP(t, Config{Roots: []string{base}}, HTTPConfig{})
+	g := startHTTP(t, server.Config{Roots: []string{base}}, Config{})
 	csA, _, evA := connectHTTP(t, g, legacy, a)
 	csB, _, evB := connectHTTP(t, g, legacy, b)
 	listRoots(t, csA) // both sessions' roots are in force, and each was told its list changed

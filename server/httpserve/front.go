@@ -1,9 +1,10 @@
-package server
+package httpserve
 
 import (
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
+	"crypto/tls"
 	"log/slog"
 	"net"
 	"net/http"
@@ -11,7 +12,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
+	"github.com/grove-mcp/grove/metrics"
+	"github.com/grove-mcp/grove/server"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,11 +24,15 @@ import (
 // Origin, token, limits), then the SDK's Streamable HTTP handlers, one per
 // protocol era.
 type front struct {
-	s      *Server
-	hc     HTTPConfig
+	mcp    *mcp.Server
+	hc     Config
 	logger *slog.Logger
 	bound  string // the address listened on, host:port
 	token  [sha256.Size]byte
+	verify auth.TokenVerifier // f.verifyStatic, or an OAuth verifier's
+	prm    http.Handler       // Protected Resource Metadata, with OAuth
+	prmURL string             // where it is, for the 401 challenge
+	tls    *tls.Config        // nil: plain HTTP
 
 	legacy *mcp.StreamableHTTPHandler // sessions: initialize, Mcp-Session-Id, GET stream, DELETE
 	events *eventStore                // the legacy sessions' streams, for resumption
@@ -32,19 +40,28 @@ type front struct {
 
 	draining atomic.Bool // shutting down: new requests get 503
 
-	mu       sync.Mutex     // guards the fields below
-	pending  int            // new sessions being set up
-	listens  int            // modern subscriptions/listen streams open
-	inFlight map[string]int // requests in flight by session ID (modernKey for modern requests)
-	working  int            // requests in flight, which shutdown lets finish
-	idle     chan struct{}  // closed when working drops to 0; nil while it is 0
+	mu         sync.Mutex                 // guards the fields below
+	pending    int                        // new sessions being set up
+	listens    int                        // modern subscriptions/listen streams open
+	conns      int                        // HTTP+SSE and WebSocket sessions open
+	principals map[string]*auth.TokenInfo // by session ID, the token of each HTTP+SSE and WebSocket session
+	tools      map[string]bool            // whether each tool only reads, as last listed; see scopes.go
+	listed     time.Time                  // when tools was filled
+	inFlight   map[string]int             // requests in flight by session ID (modernKey for modern requests)
+	working    int                        // requests in flight, which shutdown lets finish
+	idle       chan struct{}              // closed when working drops to 0; nil while it is 0
 }
 
-func newFront(s *Server, hc HTTPConfig, bound string) *front {
-	f := &front{s: s, hc: hc, bound: bound, logger: s.logger.With("component", "http"),
+// newFront puts the checks and handlers in front of s, which cfg built.
+func newFront(s *server.Server, cfg server.Config, hc Config, bound string) *front {
+	f := &front{mcp: s.MCP(), hc: hc, bound: bound, logger: logger(cfg).With("component", "http"),
 		token: sha256.Sum256([]byte(hc.Token)), inFlight: make(map[string]int)}
-	getServer := func(*http.Request) *mcp.Server { return s.mcp }
+	f.verify = f.verifyStatic
+	f.principals = make(map[string]*auth.TokenInfo)
+	f.mcp.AddReceivingMiddleware(f.scopeTools)
+	getServer := func(*http.Request) *mcp.Server { return f.mcp }
 	f.events = newEventStore(hc.EventsPerSession, eventBytesPerSession, 2*hc.MaxSessions)
+	f.events.onLost = func(method string) { cfg.Metrics.NotificationDropped(method, metrics.DropEvicted) }
 	f.legacy = mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Logger:              f.logger.With("era", "legacy"),
 		EventStore:          f.events,
@@ -64,11 +81,17 @@ func newFront(s *Server, hc HTTPConfig, bound string) *front {
 	return f
 }
 
-// mux serves /mcp and the operator's extra paths (HTTPConfig.Mount), all
+// mux serves /mcp, /sse, /ws and the operator's extra paths (Config.Mount), all
 // behind the same checks; every other path is 404.
 func (f *front) mux() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", f.guard(http.HandlerFunc(f.limit)))
+	if f.prm != nil { // public, for clients to discover the authorization server: no token, any Origin
+		mux.Handle(metadataPath, f.hostOnly(f.prm))
+		mux.Handle(metadataPath+"/", f.hostOnly(f.prm))
+	}
+	mux.Handle("/mcp", f.guard(f.writeDeadlines(http.HandlerFunc(f.limit))))
+	mux.Handle("/sse", f.guard(f.writeDeadlines(newSSEHandler(f))))
+	mux.Handle("/ws", queryToken(f.guard(wsHandler{f})))
 	for path, h := range f.hc.Mount {
 		mux.Handle(path, f.guard(h))
 	}
@@ -79,7 +102,11 @@ func (f *front) mux() http.Handler {
 // answering before anything behind it runs: shutting down, Host, Origin,
 // token.
 func (f *front) guard(next http.Handler) http.Handler {
-	bearer := auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(next)
+	bearer := auth.RequireBearerToken(f.verify, &auth.RequireBearerTokenOptions{
+		AllowMissingExpiration: true, // the static token; OAuth verifiers check expiry themselves
+		ClockSkew:              clockLeeway,
+		ResourceMetadataURL:    f.prmURL,
+	})(f.requireScope(next))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case f.draining.Load() && r.Method != http.MethodPost: // a POST may answer a request in flight; see limit
@@ -99,15 +126,38 @@ func (f *front) refuseDraining(w http.ResponseWriter) {
 	http.Error(w, "Service Unavailable: grove is shutting down", http.StatusServiceUnavailable)
 }
 
-// verify checks a bearer token against the operator's in constant time
-// (hashing both first, so that not even the length shows).
-func (f *front) verify(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+// verifyStatic checks a bearer token against the operator's in constant
+// time (hashing both first, so that not even the length shows).
+func (f *front) verifyStatic(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 	got := sha256.Sum256([]byte(token))
-	if subtle.ConstantTimeCompare(got[:], f.token[:]) != 1 {
+	if f.hc.Token == "" || subtle.ConstantTimeCompare(got[:], f.token[:]) != 1 {
 		return nil, auth.ErrInvalidToken
 	}
+	scopes := []string{ScopeRead, ScopeWrite}
+	if f.hc.TokenReadOnly {
+		scopes = scopes[:1]
+	}
 	// One token, one user: the SDK ties each session to the user that made it.
-	return &auth.TokenInfo{UserID: "grove-operator"}, nil
+	return &auth.TokenInfo{UserID: "grove-operator", Scopes: scopes}, nil
+}
+
+// useOAuth makes v the judge of tokens, and serves grove's Protected
+// Resource Metadata. It must come before mux.
+func (f *front) useOAuth(v *oauthVerifier) {
+	f.verify = v.verify
+	f.prm = v.metadata()
+	f.prmURL = metadataURL(v.resource)
+}
+
+// hostOnly runs the Host check alone, for public documents.
+func (f *front) hostOnly(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !f.hostAllowed(r.Host) {
+			http.Error(w, "Forbidden: Host header not allowed (DNS rebinding protection)", http.StatusForbidden)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // hostAllowed reports whether a request's Host names this server: a
@@ -145,7 +195,7 @@ func (f *front) hostAllowed(hostport string) bool {
 // host.
 func (f *front) originAllowed(origins []string, host string) bool {
 	for _, o := range origins {
-		if strings.EqualFold(o, "http://"+host) && f.hostAllowed(host) {
+		if strings.EqualFold(o, f.scheme()+"://"+host) && f.hostAllowed(host) {
 			continue
 		}
 		if !slices.ContainsFunc(f.hc.AllowOrigins, func(a string) bool { return strings.EqualFold(strings.TrimSuffix(a, "/"), o) }) {
@@ -153,6 +203,14 @@ func (f *front) originAllowed(origins []string, host string) bool {
 		}
 	}
 	return true
+}
+
+// scheme is how clients reach grove: https under TLS.
+func (f *front) scheme() string {
+	if f.tls != nil {
+		return "https"
+	}
+	return "http"
 }
 
 // route sends a request to the handler of its era: the 2026-07-28 protocol
@@ -166,5 +224,5 @@ func (f *front) route(w http.ResponseWriter, r *http.Request) {
 }
 
 func modernHeader(r *http.Request) bool {
-	return r.Header.Get("Mcp-Protocol-Version") >= modernVersion
+	return r.Header.Get("Mcp-Protocol-Version") >= server.ModernVersion
 }

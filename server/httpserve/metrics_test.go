@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"bufio"
@@ -15,8 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grove-mcp/grove/metrics"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grove-mcp/grove/metrics"
+	"github.com/grove-mcp/grove/server"
 )
 
 const metricsTestToken = "metrics-test-token-0123456789"
@@ -32,33 +34,33 @@ func (b bearerRoundTripper) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // startMetricsHTTP runs grove --http on a loopback port with metrics and
 // returns its base URL (http://127.0.0.1:port).
-func startMetricsHTTP(t *testing.T, cfg Config) string {
+func startMetricsHTTP(t *testing.T, cfg server.Config) string {
 	t.Helper()
 	ready := make(chan net.Addr, 1)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		hc := HTTPConfig{Addr: "127.0.0.1:0", Token: metricsTestToken, Ready: func(a net.Addr) { ready <- a }}
+		hc := Config{Addr: "127.0.0.1:0", Token: metricsTestToken, Ready: func(a net.Addr) { ready <- a }}
 		if cfg.Metrics != nil { // as main does
 			hc.Mount = map[string]http.Handler{"/metrics": cfg.Metrics.Handler()}
 		}
-		done <- RunHTTP(ctx, cfg, hc)
+		done <- Run(ctx, cfg, hc)
 	}()
 	t.Cleanup(func() {
 		cancel()
 		select {
 		case <-done:
 		case <-time.After(waitLimit):
-			t.Error("RunHTTP did not return after its context ended")
+			t.Error("Run did not return after its context ended")
 		}
 	})
 	select {
 	case a := <-ready:
 		return "http://" + a.String()
 	case err := <-done:
-		t.Fatalf("RunHTTP: %v", err)
+		t.Fatalf("Run: %v", err)
 	case <-time.After(waitLimit):
-		t.Fatal("RunHTTP did not start")
+		t.Fatal("Run did not start")
 	}
 	return ""
 }
@@ -94,7 +96,7 @@ func testHTTPMetrics(t *testing.T, era string) {
 	base := realTemp(t)
 	write(t, filepath.Join(base, "a.txt"), "hello")
 	commitAll(t, base)
-	url := startMetricsHTTP(t, Config{Roots: []string{base}, Metrics: metrics.New()})
+	url := startMetricsHTTP(t, server.Config{Roots: []string{base}, Metrics: metrics.New()})
 
 	for _, tok := range []string{"", "wrong-token-wrong-token-wrong"} {
 		if code, _ := get(t, url+"/metrics", tok); code != http.StatusUnauthorized {
@@ -156,7 +158,7 @@ func testHTTPMetrics(t *testing.T, era string) {
 
 // Without metrics, /metrics is not there.
 func TestHTTPNoMetrics(t *testing.T) {
-	url := startMetricsHTTP(t, Config{Roots: []string{realTemp(t)}})
+	url := startMetricsHTTP(t, server.Config{Roots: []string{realTemp(t)}})
 	if code, _ := get(t, url+"/metrics", metricsTestToken); code != http.StatusNotFound {
 		t.Errorf("status %d, want 404", code)
 	}

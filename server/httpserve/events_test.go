@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"context"
@@ -78,5 +78,30 @@ func TestEventStoreBytesAndSessions(t *testing.T) {
 	}
 	if got, err := after(s, "c", "s", -1); err != nil || got != nil {
 		t.Errorf("c: %v %v", got, err)
+	}
+}
+
+// An evicted event counts as lost when its client comes back for it, once,
+// under its method.
+func TestEventStoreCountsLostEvents(t *testing.T) {
+	ctx := context.Background()
+	s := newEventStore(2, 1<<20, 10)
+	var lost []string
+	s.onLost = func(method string) { lost = append(lost, method) }
+	for _, m := range []string{"notifications/resources/updated", "notifications/resources/list_changed", "notifications/resources/updated", "notifications/message"} {
+		s.Append(ctx, "a", "s", []byte(`{"jsonrpc":"2.0","method":"`+m+`"}`))
+	}
+	if lost != nil {
+		t.Fatalf("evictions counted before a client came back: %v", lost)
+	}
+	if _, err := after(s, "a", "s", 0); !errors.Is(err, mcp.ErrEventsPurged) { // wants 1 and on; 0 and 1 are gone
+		t.Fatalf("after 0: %v, want purged", err)
+	}
+	if want := []string{"notifications/resources/list_changed"}; !cmp.Equal(lost, want) {
+		t.Errorf("lost %v, want %v", lost, want)
+	}
+	after(s, "a", "s", -1)
+	if want := []string{"notifications/resources/list_changed"}; !cmp.Equal(lost, want) {
+		t.Errorf("counted twice: %v", lost)
 	}
 }

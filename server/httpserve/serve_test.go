@@ -1,10 +1,11 @@
-package server
+package httpserve
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -13,25 +14,33 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grove-mcp/grove/metrics"
+	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/server"
 )
 
 const testToken = "test-token-0123456789abcdef"
 
 // httpGrove is a grove serving HTTP on a loopback port for a test.
 type httpGrove struct {
-	s   *Server
+	s   *server.Server
+	m   *metrics.Metrics
 	f   *front
 	url string
 }
 
 // startHTTP serves cfg over HTTP on 127.0.0.1 until the test ends, as
-// RunHTTP does, keeping the pieces for the test to look at.
-func startHTTP(t testing.TB, cfg Config, hc HTTPConfig) *httpGrove {
+// Run does, keeping the pieces for the test to look at.
+func startHTTP(t testing.TB, cfg server.Config, hc Config) *httpGrove {
 	t.Helper()
-	cfg.multi = true
-	s, err := New(cfg)
+	cfg.MultiSession = true
+	cfg.SessionID = hc.newSessionID
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.New() // for waitSubscriptions
+	}
+	s, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +50,14 @@ func startHTTP(t testing.TB, cfg Config, hc HTTPConfig) *httpGrove {
 	}
 	hc.Token = testToken
 	hc.defaults()
-	f := newFront(s, hc, ln.Addr().String())
+	f := newFront(s, cfg, hc, ln.Addr().String())
+	if hc.AuthIssuer != "" {
+		v, err := newOAuthVerifier(context.Background(), hc, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.useOAuth(v)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- f.serve(ctx, ln) }()
@@ -57,7 +73,7 @@ func startHTTP(t testing.TB, cfg Config, hc HTTPConfig) *httpGrove {
 		}
 		s.Close()
 	})
-	return &httpGrove{s: s, f: f, url: "http://" + ln.Addr().String() + "/mcp"}
+	return &httpGrove{s: s, m: cfg.Metrics, f: f, url: "http://" + ln.Addr().String() + "/mcp"}
 }
 
 // bearer adds the Authorization header to every request.
@@ -72,6 +88,13 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // connectHTTP connects an SDK client of era to g, with client roots (paths)
 // and the notification recorders of connectWatching.
 func connectHTTP(t *testing.T, g *httpGrove, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, events) {
+	t.Helper()
+	tr := &mcp.StreamableClientTransport{Endpoint: g.url, HTTPClient: &http.Client{Transport: bearer{testToken}}}
+	return connectOver(t, tr, era, clientRoots...)
+}
+
+// connectOver connects an SDK client of era over tr, as connectHTTP does.
+func connectOver(t *testing.T, tr mcp.Transport, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, events) {
 	t.Helper()
 	ev := events{updated: make(chan string, 1000), listChanged: make(chan struct{}, 1000), logged: make(chan *mcp.LoggingMessageParams, 1000)}
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
@@ -88,7 +111,6 @@ func connectHTTP(t *testing.T, g *httpGrove, era string, clientRoots ...string) 
 	for _, r := range clientRoots {
 		client.AddRoots(&mcp.Root{URI: roots.URI(r)})
 	}
-	tr := &mcp.StreamableClientTransport{Endpoint: g.url, HTTPClient: &http.Client{Transport: bearer{testToken}}}
 	cs, err := client.Connect(context.Background(), tr, &mcp.ClientSessionOptions{ProtocolVersion: era})
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +153,7 @@ const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{
 
 func TestHTTPRefusesStrangers(t *testing.T) {
 	extra := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "extra") })
-	g := startHTTP(t, Config{Roots: []string{realTemp(t)}}, HTTPConfig{AllowOrigins: []string{"https://ok.example"},
+	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{AllowOrigins: []string{"https://ok.example"},
 		Mount: map[string]http.Handler{"/extra": extra}})
 	auth := "Bearer " + testToken
 	own := strings.TrimSuffix(strings.TrimPrefix(g.url, "http://"), "/mcp") // 127.0.0.1:port
@@ -202,7 +224,7 @@ func TestHTTPRefusesStrangers(t *testing.T) {
 
 func TestHTTPBothEras(t *testing.T) {
 	dir := realTemp(t)
-	g := startHTTP(t, Config{Roots: []string{dir}}, HTTPConfig{})
+	g := startHTTP(t, server.Config{Roots: []string{dir}}, Config{})
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
 			cs, _, ev := connectHTTP(t, g, era)
@@ -221,20 +243,20 @@ func TestHTTPBothEras(t *testing.T) {
 			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(f)}); err != nil {
 				t.Fatal(err)
 			}
-			waitSubscribedTo(t, g.s, f)
+			waitSubscriptions(t, g.m, 1)
 			primeUpdates(t, ev, f, roots.URI(f))
 			if err := cs.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: roots.URI(f)}); err != nil {
 				t.Fatal(err)
 			}
-			waitSubscribedTo(t, g.s)
+			waitSubscriptions(t, g.m, 0)
 		})
 	}
 }
 
 func TestHTTPNeedsRoots(t *testing.T) {
-	err := RunHTTP(context.Background(), Config{}, HTTPConfig{Addr: "127.0.0.1:0", Token: testToken})
-	if !errors.Is(err, ErrNoRootsHTTP) {
-		t.Errorf("RunHTTP without roots: %v, want %v", err, ErrNoRootsHTTP)
+	err := Run(context.Background(), server.Config{}, Config{Addr: "127.0.0.1:0", Token: testToken})
+	if !errors.Is(err, ErrNoRoots) {
+		t.Errorf("Run without roots: %v, want %v", err, ErrNoRoots)
 	}
 }
 

@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"encoding/json"
@@ -6,13 +6,15 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/grove-mcp/grove/server"
 )
 
 // Malformed and hostile requests get a 4xx answer with a JSON body (or a
 // JSON-RPC error in a 200 stream), never a 5xx, a hang or a crash; and the
 // server still serves afterwards.
 func TestHTTPHostileRequests(t *testing.T) {
-	g := startHTTP(t, Config{Roots: []string{realTemp(t)}}, HTTPConfig{})
+	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{})
 	rs := openRawSession(t, g.url, `{}`)
 	auth := "Bearer " + testToken
 	legacyHdr := map[string]string{"Authorization": auth}

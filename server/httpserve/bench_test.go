@@ -1,4 +1,4 @@
-package server
+package httpserve
 
 import (
 	"context"
@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/server"
 )
 
 // BenchmarkHTTPReadResource reads a 4 KiB file over HTTP in one session of
@@ -20,7 +22,7 @@ func BenchmarkHTTPReadResource(b *testing.B) {
 			dir, _ = filepath.EvalSymlinks(dir)
 			f := filepath.Join(dir, "f.txt")
 			write(b, f, strings.Repeat("x", 4<<10))
-			g := startHTTP(b, Config{Roots: []string{dir}}, HTTPConfig{})
+			g := startHTTP(b, server.Config{Roots: []string{dir}}, Config{})
 			client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 			cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: g.url,
 				HTTPClient: &http.Client{Transport: bearer{testToken}}}, &mcp.ClientSessionOptions{ProtocolVersion: era})
