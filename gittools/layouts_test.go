@@ -282,7 +282,11 @@ func checkLayout(t *testing.T, f *fixture, l layout) {
 			path = filepath.Join(l.Dir, l.Blame)
 		}
 		want := gitBlameCommits(t, l.Dir, f.home, "HEAD", l.Blame)
-		if diff := cmp.Diff(want, groveBlameCommits(t, r, l.Scope, "HEAD", path)); diff != "" {
+		got := groveBlameCommits(t, r, l.Scope, "HEAD", path)
+		for i, g := range got { // an unrenamed line carries the path asked for; git names it from the top
+			got[i] = strings.Replace(g, " "+path, " "+filepath.ToSlash(l.Blame), 1)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("blame mismatch (-git +grove):\n%s", diff)
 		}
 	})
