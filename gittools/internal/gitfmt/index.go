@@ -1,7 +1,7 @@
 // Package gitfmt owns git's on-disk formats as grove reads them: the index
-// (versions 2 to 4, with its cache-tree), ref-name rules, the path and entry
-// names git would write, and the refusal a client hears when repository data
-// breaks those rules or grove's size limits. Parsers take bytes or a file
+// (versions 2 to 4, with its cache-tree, split into a shared index or sparse),
+// ref-name rules, the path and entry names git would write, and the refusal a
+// client hears when repository data breaks those rules or grove's size limits. Parsers take bytes or a file
 // and never follow anything outside the git dir.
 //
 //	ix, err := gitfmt.ReadIndex(gitDir, "index")
