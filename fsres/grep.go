@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/grove-mcp/grove/fsres/internal/glob"
@@ -258,17 +259,25 @@ func (f *Files) grepAnswer(base string, req grep.Request, res *grep.Result) (Gre
 	return out, b.String()
 }
 
-// writeLines renders the lines of one file in content mode.
+// writeLines renders the lines of one file in content mode. It appends
+// rather than formats: an answer can hold hundreds of thousands of lines.
 func writeLines(b *strings.Builder, out *GrepResult, h grep.Hits, notFirst, context bool) {
+	var num [20]byte
 	for i, l := range h.Lines {
 		if context && (i > 0 && l.N != h.Lines[i-1].N+1 || i == 0 && notFirst) {
 			b.WriteString("--\n")
 		}
+		sep := "-"
 		if l.Match {
-			fmt.Fprintf(b, "%s:%d: %s\n", h.Rel, l.N, l.Text)
+			sep = ":"
 			out.Matches = append(out.Matches, GrepMatch{Path: h.Rel, Line: l.N, Text: l.Text})
-		} else {
-			fmt.Fprintf(b, "%s-%d- %s\n", h.Rel, l.N, l.Text)
 		}
+		b.WriteString(h.Rel)
+		b.WriteString(sep)
+		b.Write(strconv.AppendInt(num[:0], int64(l.N), 10))
+		b.WriteString(sep)
+		b.WriteByte(' ')
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
 	}
 }
