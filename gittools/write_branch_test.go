@@ -144,6 +144,11 @@ func TestWriteToolAnnotations(t *testing.T) {
 		"git_checkout":      "destructive=true idempotent=true openWorld=false",
 		"git_init":          "destructive=false idempotent=false openWorld=false",
 		"git_tag":           "destructive=false idempotent=false openWorld=false",
+		"git_merge":         "destructive=true idempotent=false openWorld=false",
+		"git_cherry_pick":   "destructive=true idempotent=false openWorld=false",
+		"git_revert":        "destructive=true idempotent=false openWorld=false",
+		"git_stash":         "destructive=true idempotent=false openWorld=false",
+		"git_restore":       "destructive=true idempotent=true openWorld=false",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("write tool annotations mismatch (-want +got):\n%s", diff)
