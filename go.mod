@@ -3,7 +3,6 @@ module github.com/grove-mcp/grove
 go 1.26.8
 
 require (
-	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gabriel-vasile/mimetype v1.4.16
 	github.com/go-git/go-billy/v5 v5.9.2

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
+	"github.com/grove-mcp/grove/internal/unified"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -52,7 +52,7 @@ func (f *Files) editFile(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 	if err != nil {
 		return nil, Edited{}, fmt.Errorf("%s: %w; nothing was written", in.Path, err)
 	}
-	out := Edited{Path: loc.Abs(), DryRun: in.DryRun, Diff: udiff.Unified("a/"+loc.Rel, "b/"+loc.Rel, old, updated)}
+	out := Edited{Path: loc.Abs(), DryRun: in.DryRun, Diff: unified.Labeled("a/"+loc.Rel, "b/"+loc.Rel, old, updated)}
 	if in.DryRun || updated == old {
 		return textResult(out.text()), out, nil
 	}

@@ -75,7 +75,8 @@ func changesStaged(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit 
 		out = append(out, change{path: p, from: from, to: indexSide(idx, p)})
 	}
 	sortChanges(out)
-	return pairExactRenames(out), unmergedUnder(idx, limit), nil
+	out, err = pairRenames(rp, ctx, pairExactRenames(out))
+	return out, unmergedUnder(idx, limit), err
 }
 
 // changesTreeWorktree lists tree → worktree changes (git diff <rev>) for tracked files under limit.
@@ -163,13 +164,13 @@ func load(rp *repo.Repo, ctx context.Context, c change) (patchtext.FilePatch, er
 		return patchtext.FilePatch{}, err
 	}
 	to, err := loadSide(rp, ctx, c.path, c.to)
-	return patchtext.FilePatch{From: from, To: to}, err
+	return patchtext.FilePatch{From: from, To: to, Score: c.score}, err
 }
 
 // loadSide reads one side's content, unless it is over rp.maxRead (Options.MaxReadBytes): then only its
 // size is known and the patch describes it (see writeFilePatch).
 func loadSide(rp *repo.Repo, ctx context.Context, p string, e entry) (patchtext.Side, error) {
-	s := patchtext.Side{Path: p, Hash: e.hash, Mode: e.mode, Limit: rp.MaxRead}
+	s := patchtext.Side{Path: p, Hash: e.hash, Mode: e.mode, Limit: rp.MaxRead, Dirty: e.dirty}
 	switch {
 	case e.wt:
 		return loadWorktree(rp, ctx, p)

@@ -13,15 +13,17 @@ import (
 
 // entry is one side of a change before its content is loaded; mode 0 = absent, wt = content in the worktree.
 type entry struct {
-	hash plumbing.Hash
-	mode filemode.FileMode
-	wt   bool
+	hash  plumbing.Hash
+	mode  filemode.FileMode
+	wt    bool
+	dirty bool // a gitlink's worktree side: the submodule has changes of its own
 }
 
 // change is one changed path.
 type change struct {
 	path     string
 	oldPath  string // set for a rename: the path on the from side
+	score    int    // for a rename: the similarity index in percent (100 for an exact one)
 	from, to entry
 }
 
@@ -41,7 +43,10 @@ func Trees(rp *repo.Repo, ctx context.Context, a, b plumbing.Hash, limit string)
 	d := &treeDiff{rp: rp, ctx: ctx, limit: limit, walk: repo.NewTreeBudget()}
 	err := d.trees("", a, b)
 	sortChanges(d.out)
-	return pairExactRenames(d.out), err
+	if err != nil {
+		return pairExactRenames(d.out), err
+	}
+	return pairRenames(rp, ctx, pairExactRenames(d.out))
 }
 
 // treeDiff is one diffTrees walk.

@@ -20,6 +20,11 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 	var patch, one bytes.Buffer
 	var omitted []string
 	var cutFile string // the one file whose patch was cut, when the first file alone passes the cap
+	// Files past the cap are still counted (their added and deleted lines), while the content read for
+	// them stays under maxCountBytes: a huge range costs a bounded amount more than its shown part.
+	countBudget := maxCountBytes
+	drv := newDrivers(rp)
+	format := patchtext.Format{Context: ctxLines, Abbrev: rp.Abbrever().Abbrev, Driver: drv.funcLine}
 	for i, c := range changes {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -27,24 +32,39 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 			}
 		}
 		f := DiffFile{Path: c.path, OldPath: c.oldPath, Status: statusOf(c)}
-		if out.Truncated {
-			f.Omitted = true
+		if out.Truncated && !statOnly && countBudget <= 0 {
+			f.Omitted = true // neither shown nor counted
 			out.Files = append(out.Files, f)
 			omitted = append(omitted, c.path)
 			continue
 		}
 		fp, err := load(rp, ctx, c)
+		if err != nil && out.Truncated && !statOnly {
+			countBudget = 0 // counting is a courtesy past the cap: an unreadable file ends it, not the answer
+			f.Omitted = true
+			out.Files = append(out.Files, f)
+			omitted = append(omitted, c.path)
+			continue
+		}
 		if err != nil {
 			return out, "", fmt.Errorf("reading %s: %w", patchtext.QuotePath(c.path), err)
+		}
+		if out.Truncated {
+			countBudget -= len(fp.From.Data) + len(fp.To.Data)
 		}
 		if fp.From.Mode == fp.To.Mode && fp.From.Hash == fp.To.Hash && c.oldPath == "" {
 			continue // stat-dirty but unchanged
 		}
+		fp.Binary = drv.binary(c.path)
 		one.Reset()
-		st := patchtext.WriteFilePatch(&one, fp, ctxLines)
+		format.CountOnly = statOnly || out.Truncated
+		st := patchtext.WriteFilePatch(&one, fp, format)
 		f.Added, f.Deleted, f.Binary, f.TooLarge = st.Added, st.Deleted, st.Binary, st.TooLarge
 		switch {
 		case statOnly:
+		case out.Truncated: // counted, not shown
+			f.Omitted = true
+			omitted = append(omitted, c.path)
 		case patch.Len()+one.Len() <= MaxPatchBytes:
 			patch.Write(one.Bytes())
 		case patch.Len() > 0:
@@ -78,6 +98,9 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 	out.Patch = text
 	return out, text, nil
 }
+
+// maxCountBytes bounds the content read to count the lines of files past the patch cap.
+const maxCountBytes = 4 << 20
 
 func statusOf(c change) string {
 	switch {

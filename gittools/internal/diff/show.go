@@ -54,7 +54,7 @@ func ShowCommit(rp *repo.Repo, ctx context.Context, c *object.Commit) (ShowOut, 
 		return out, "", err
 	}
 	out.Files, out.Patch, out.Truncated = d.Files, patch, d.Truncated
-	header := CommitHeader(c)
+	header := commitHeader(c, readMailmap(rp))
 	if patch != "" {
 		header += "\n" + patch
 	}
@@ -65,7 +65,14 @@ func ShowCommit(rp *repo.Repo, ctx context.Context, c *object.Commit) (ShowOut, 
 const gitDate = "Mon Jan 2 15:04:05 2006 -0700"
 
 // CommitHeader is the commit part of `git show`/`git log` medium format.
-func CommitHeader(c *object.Commit) string {
+func CommitHeader(c *object.Commit) string { return commitHeader(c, nil) }
+
+// commitHeader is CommitHeader with the author mapped through mm (nil: as recorded).
+func commitHeader(c *object.Commit, mm *mailmap) string {
+	name, email := c.Author.Name, c.Author.Email
+	if mm != nil {
+		name, email = mm.apply(name, email)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "commit %s\n", c.Hash)
 	if len(c.ParentHashes) > 1 {
@@ -75,10 +82,32 @@ func CommitHeader(c *object.Commit) string {
 		}
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "Author: %s <%s>\n", c.Author.Name, c.Author.Email)
+	fmt.Fprintf(&b, "Author: %s <%s>\n", name, email)
 	fmt.Fprintf(&b, "Date:   %s\n\n", c.Author.When.Format(gitDate))
+	// git writes each line of the message indented and without its trailing white space.
 	for _, line := range strings.Split(strings.TrimRight(c.Message, "\n"), "\n") {
-		b.WriteString("    " + line + "\n")
+		b.WriteString("    " + expandTabs(strings.TrimRight(line, " \t\r\v\f")) + "\n")
+	}
+	return b.String()
+}
+
+// expandTabs replaces tabs by spaces to the next multiple of 8 columns, as git's medium format shows a
+// message (--expand-tabs), counting columns from the message's start.
+func expandTabs(line string) string {
+	if !strings.Contains(line, "\t") {
+		return line
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range line {
+		if r == '\t' {
+			n := 8 - col%8
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
 	}
 	return b.String()
 }

@@ -55,7 +55,7 @@ func FuzzWriteFilePatch(f *testing.F) {
 		st := WriteFilePatch(&buf, FilePatch{
 			From: Side{Path: "f", Mode: 0o100644, Data: []byte(a)},
 			To:   Side{Path: "f", Mode: 0o100644, Data: []byte(b)},
-		}, 3)
+		}, Format{Context: 3})
 		if st.Binary {
 			return
 		}
@@ -71,6 +71,14 @@ func FuzzWriteFilePatch(f *testing.F) {
 		}
 		if added != st.Added || deleted != st.Deleted {
 			t.Fatalf("stat says +%d -%d, patch has +%d -%d:\n%s", st.Added, st.Deleted, added, deleted, buf.String())
+		}
+		buf.Reset()
+		counted := WriteFilePatch(&buf, FilePatch{
+			From: Side{Path: "f", Mode: 0o100644, Data: []byte(a)},
+			To:   Side{Path: "f", Mode: 0o100644, Data: []byte(b)},
+		}, Format{Context: 3, CountOnly: true})
+		if counted != st {
+			t.Fatalf("CountOnly gives %+v, writing gives %+v", counted, st)
 		}
 	})
 }

@@ -1,7 +1,5 @@
 package linediff
 
-import "math"
-
 // mark sets chA[i] for each line of a the script deletes and chB[j] for each line of b it inserts.
 //
 // Lines at the common start and end are never changed, and a line whose id the other side lacks always
@@ -17,10 +15,15 @@ func (d *Differ) mark(a, b Text, chA, chB []bool) {
 	for hiA > lo && hiB > lo && a.lines[hiA-1] == b.lines[hiB-1] {
 		hiA, hiB = hiA-1, hiB-1
 	}
+	// Whether a line can match is decided against the whole other text, the lines in common at either
+	// end included, as git decides it: a line of the middle whose only copies on the other side are at
+	// the ends stays in the search. It changes no script's length, only which of the shortest is found.
 	ma, mb := d.number(a, lo, hiA), d.number(b, lo, hiB)
-	ra, ia := d.matchable(ma, mb, chA[lo:hiA])
-	rb, ib := d.matchable(mb, ma, chB[lo:hiB])
-	s := search{a: ra, b: rb, chA: make([]bool, len(ra)), chB: make([]bool, len(rb)), budget: d.Budget}
+	ends := d.endCopies(a, b, lo, hiA, hiB)
+	ra, ia := d.matchable(ma, mb, ends, a.Len(), chA[lo:hiA])
+	rb, ib := d.matchable(mb, ma, ends, b.Len(), chB[lo:hiB])
+	s := search{a: ra, b: rb, chA: make([]bool, len(ra)), chB: make([]bool, len(rb)), budget: d.Budget,
+		rounds: max(minSearchRounds, manyMatches(len(ra)+len(rb)+3))}
 	if s.budget <= 0 {
 		s.budget = DefaultBudget
 	}
@@ -38,27 +41,118 @@ func (d *Differ) mark(a, b Text, chA, chB []bool) {
 	}
 }
 
-// matchable returns the lines of x whose id occurs in y, with their indexes in x, and marks the others
-// changed in ch.
-func (d *Differ) matchable(x, y []int32, ch []bool) ([]int32, []int) {
+// matchable returns the lines of x (the middle of a text of total lines) that the search is to align,
+// with their indexes in x, and marks the others changed in ch. Left out are the lines whose id y (the
+// whole other text) lacks, and, as git leaves them out, common lines stranded among them: a line with
+// many copies in y (see manyMatches) inside a stretch of such lines and unmatched ones, bounded on both
+// sides by unmatched lines, where the common lines are under a quarter of the stretch. Leaving out a line
+// with no match keeps the script shortest; leaving out a stranded common line may lengthen it by that
+// line, which reads better (a blank line amid rewritten paragraphs is rewritten with them) and makes
+// such texts cheap.
+func (d *Differ) matchable(x, y, ends []int32, total int, ch []bool) ([]int32, []int) {
 	if need := len(d.ids); len(d.count) < need {
 		d.count = make([]int32, max(need, 2*len(d.count))) // zero: every use clears what it set
 	}
 	for _, id := range y {
-		d.count[id] = 1
+		d.count[id]++
+	}
+	for _, id := range ends {
+		d.count[id]++
+	}
+	many := int32(min(manyMatches(total), maxManyMatches))
+	kind := make([]byte, len(x)) // 0: no match, 1: matched, 2: many matches
+	for i, id := range x {
+		switch n := d.count[id]; {
+		case n == 0:
+		case n >= many:
+			kind[i] = 2
+		default:
+			kind[i] = 1
+		}
+	}
+	for _, id := range y {
+		d.count[id] = 0
+	}
+	for _, id := range ends {
+		d.count[id] = 0
 	}
 	keep, idx := make([]int32, 0, len(x)), make([]int, 0, len(x))
 	for i, id := range x {
-		if d.count[id] == 0 {
+		if kind[i] == 0 || kind[i] == 2 && stranded(kind, i) {
 			ch[i] = true
 			continue
 		}
 		keep, idx = append(keep, id), append(idx, i)
 	}
-	for _, id := range y {
-		d.count[id] = 0
-	}
 	return keep, idx
+}
+
+// endCopies returns the ids of the lines the two texts share at either end (lines [0, lo) and [hiA, len)
+// of a, the same as b's) that equal some line of the middles: those are the end lines that count as
+// copies of a middle line. An end line is hashed only when a middle line has its length, so that a small
+// edit to a long text costs little more than its middle.
+func (d *Differ) endCopies(a, b Text, lo, hiA, hiB int) []int32 {
+	if lo == 0 && hiA == a.Len() {
+		return nil
+	}
+	const maxLen = 1 << 12 // longer lines share one slot
+	var lens [maxLen + 1]bool
+	for _, l := range a.lines[lo:hiA] {
+		lens[min(len(l), maxLen)] = true
+	}
+	for _, l := range b.lines[lo:hiB] {
+		lens[min(len(l), maxLen)] = true
+	}
+	var out []int32
+	for _, end := range [][]string{a.lines[:lo], a.lines[hiA:]} {
+		for _, l := range end {
+			if !lens[min(len(l), maxLen)] {
+				continue
+			}
+			if id, ok := d.ids[l]; ok {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// maxManyMatches caps the copies that make a line common; strandWindow bounds how far stranded looks.
+const (
+	maxManyMatches = 1024
+	strandWindow   = 100
+)
+
+// manyMatches is how many copies make a line common in a text of n lines: the least power of two 2^k with
+// 4^k > n, about the square root of n.
+func manyMatches(n int) int {
+	p := 1
+	for ; n > 0; n >>= 2 {
+		p <<= 1
+	}
+	return p
+}
+
+// stranded reports whether the common line i lies among unmatched lines (see matchable).
+func stranded(kind []byte, i int) bool {
+	common, unmatched := 2, 0 // line i, counted once for each side
+	for _, dir := range []int{-1, 1} {
+		found := 0
+		for j := i + dir; j >= 0 && j < len(kind) && j-i <= strandWindow && i-j <= strandWindow; j += dir {
+			if kind[j] == 0 {
+				found++
+			} else if kind[j] == 2 {
+				common++
+			} else {
+				break
+			}
+		}
+		if found == 0 {
+			return false
+		}
+		unmatched += found
+	}
+	return common*4 < common+unmatched
 }
 
 // search finds a shortest edit script between a and b by Myers' divide and conquer: find the middle
@@ -69,6 +163,7 @@ type search struct {
 	chA, chB []bool
 	fwd, bwd []int // furthest x per diagonal (offset by len(b)+1): forward from the start, backward from the end
 	budget   int
+	rounds   int // rounds a split searches before it settles (see minSearchRounds)
 }
 
 // compare marks the changes between a[a0:a1] and b[b0:b1].
@@ -128,7 +223,6 @@ func (s *search) split(a0, a1, b0, b1 int) (int, int) {
 	reset(bwd, delta+1)
 	fwd[off] = s.snakeDown(a0, a1, b0, b1, 0, 0)
 	bwd[delta+off] = s.snakeUp(a0, b0, n, delta)
-	limit := max(minSearchRounds, int(math.Sqrt(float64(n+m))))
 	for D := 1; ; D++ {
 		reset(fwd, D+1)
 		reset(fwd, -D-1)
@@ -174,7 +268,7 @@ func (s *search) split(a0, a1, b0, b1 int) (int, int) {
 			}
 		}
 		s.budget -= 2*D + 2
-		if s.budget <= 0 || D >= limit {
+		if s.budget <= 0 || D >= s.rounds {
 			return s.furthest(a0, b0, n, m, delta, D)
 		}
 	}
@@ -205,18 +299,22 @@ func (s *search) snakeUp(a0, b0, x, k int) int {
 // the point is inside the box and both halves are smaller.
 func (s *search) furthest(a0, b0, n, m, delta, D int) (int, int) {
 	off := m + 1
-	bestX, bestK, best := 0, 0, -1
+	fx, fk, fwd := 0, 0, -1 // the forward search's furthest point and its distance from (a0, b0)
 	for k := parityBelow(min(D, n), D); k >= max(-D, -m); k -= 2 {
-		if x := s.fwd[k+off]; x != unreached && 2*x-k > best {
-			bestX, bestK, best = x, k, 2*x-k
+		if x := s.fwd[k+off]; x != unreached && 2*x-k > fwd {
+			fx, fk, fwd = x, k, 2*x-k
 		}
 	}
+	bx, bk, bwd := 0, 0, -1 // likewise backward, from (a1, b1)
 	for k := parityBelow(min(delta+D, n), delta+D); k >= max(delta-D, -m); k -= 2 {
-		if x := s.bwd[k+off]; x != unreached && n+m-(2*x-k) > best {
-			bestX, bestK, best = x, k, n+m-(2*x-k)
+		if x := s.bwd[k+off]; x != unreached && n+m-(2*x-k) > bwd {
+			bx, bk, bwd = x, k, n+m-(2*x-k)
 		}
 	}
-	return a0 + bestX, b0 + bestX - bestK
+	if fwd > bwd { // on a tie the backward point, as git picks it
+		return a0 + fx, b0 + fx - fk
+	}
+	return a0 + bx, b0 + bx - bk
 }
 
 // parityBelow returns k, or k-1 when k and p differ in parity: the diagonals a search reaches in a round
@@ -229,7 +327,9 @@ func parityBelow(k, p int) int {
 }
 
 // minSearchRounds is the fewest rounds a search gets before it settles for the furthest point it reached;
-// a box of n lines gets sqrt(n) when that is more. Texts whose shortest script is longer than about twice
-// that (long stretches of repeated lines, rearranged) so get a script that is near shortest, found in
-// rounds times lines per split, instead of one that waits for the budget and then changes everything.
+// texts of n lines in all (once the lines that cannot match are left out) get about sqrt(n) when that is
+// more (manyMatches(n+3)), as git bounds the cost of its default algorithm. Texts whose shortest script is
+// longer than about twice that (long stretches of repeated lines, rearranged) so get a script that is near
+// shortest, found in rounds times lines per split, instead of one that waits for the budget and then
+// changes everything.
 const minSearchRounds = 256

@@ -111,10 +111,29 @@ func TestDiffIsShortest(t *testing.T) {
 		if diff := cmp.Diff(b, apply(t, a, b, cs), cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("case %d: a=%q b=%q: rebuilt b mismatch (-want +got):\n%s", i, a, b, diff)
 		}
-		if got, want := edits(cs), shortest(a, b); got != want {
-			t.Fatalf("case %d: a=%q b=%q: %d lines changed, shortest is %d: %+v", i, a, b, got, want, cs)
+		// Common lines (many copies on the other side) stranded among unmatched ones are left out of the
+		// search as git leaves them out; each can lengthen the script by two lines. Without such lines the
+		// script is shortest.
+		slack := 2 * (commonLines(a, b) + commonLines(b, a))
+		if got, want := edits(cs), shortest(a, b); got < want || got > want+slack {
+			t.Fatalf("case %d: a=%q b=%q: %d lines changed, shortest is %d (slack %d): %+v", i, a, b, got, want, slack, cs)
 		}
 	}
+}
+
+// commonLines counts the lines of x with at least manyMatches(len(x)) copies in y.
+func commonLines(x, y []string) int {
+	copies := map[string]int{}
+	for _, l := range y {
+		copies[l]++
+	}
+	n := 0
+	for _, l := range x {
+		if copies[l] >= manyMatches(len(x)) {
+			n++
+		}
+	}
+	return n
 }
 
 func TestDiffWithinBudgetIsCorrect(t *testing.T) {
