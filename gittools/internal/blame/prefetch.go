@@ -30,8 +30,10 @@ import (
 // errStopped ends a read the prefetcher no longer needs (or cannot use).
 var errStopped = errors.New("prefetch stopped")
 
-// maxAhead bounds the commits read ahead and not yet taken (about 200 bytes each); past it prefetching stops.
-const maxAhead = 1 << 15
+// lead bounds how far the read-ahead runs past the walk: the commits published and not yet taken, and the
+// commits the chain reader read and the prefetcher has not used. A blame that ends after a few commits
+// leaves its readers little work done for nothing.
+const lead = 512
 
 // prefetchLimit is the largest commit or tree the prefetcher inflates; larger ones are left to the walk.
 const prefetchLimit = 4 << 20
@@ -43,6 +45,7 @@ const wakeEvery = 16
 // ahead is what the prefetcher found for one commit: per parent, its node and the file at the same path
 // there, up to the first parent with the same blob (the walk looks no further).
 type ahead struct {
+	time    int64 // the commit's
 	parents []parentVersion
 }
 
@@ -57,6 +60,9 @@ type prefetcher struct {
 	mu       sync.Mutex         // guards the fields below
 	ready    *sync.Cond         // the walk waits on it for a promised commit
 	work     *sync.Cond         // the prefetcher waits on it for seeds
+	room     *sync.Cond         // the prefetcher and the chain reader wait on it for the walk and the prefetcher to catch up
+	walkTime int64              // the commit time the walk has reached
+	blocked  bool               // the prefetcher waits for room: the walk must not wait for it
 	promised map[originKey]bool // queued by the prefetcher: it will publish them or give up on them
 	found    map[originKey]*ahead
 	seeds    []aheadItem             // origins the walk found by a rename, to prefetch from
@@ -71,7 +77,8 @@ func startPrefetch(ctx context.Context, rp *repo.Repo, g *commitgraph.Graph, sta
 	p := &prefetcher{ctx: ctx, packs: packread.Open(dir), chain: packread.Open(dir), graph: g,
 		stop: make(chan struct{}), promised: map[originKey]bool{}, found: map[originKey]*ahead{},
 		nodes: map[plumbing.Hash]*node{}}
-	p.ready, p.work = sync.NewCond(&p.mu), sync.NewCond(&p.mu)
+	p.ready, p.work, p.room = sync.NewCond(&p.mu), sync.NewCond(&p.mu), sync.NewCond(&p.mu)
+	p.walkTime = start.time
 	p.seed(start, path, blob)
 	p.wg.Add(2)
 	go p.readChain(start)
@@ -105,6 +112,7 @@ func (p *prefetcher) close() {
 	p.closing = true
 	p.mu.Unlock()
 	p.work.Broadcast()
+	p.room.Broadcast()
 	p.wg.Wait()
 	p.packs.Close()
 	p.chain.Close()
@@ -112,20 +120,45 @@ func (p *prefetcher) close() {
 
 // take returns what was prefetched for commit h at path, waiting for it if the prefetcher has queued it;
 // nil when the walk must read it itself.
-func (p *prefetcher) take(h plumbing.Hash, path string) *ahead {
+func (p *prefetcher) take(c *node, path string) *ahead {
 	if p == nil {
 		return nil
 	}
-	k := originKey{h, path}
+	k := originKey{c.hash, path}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for p.promised[k] && p.found[k] == nil && !p.done {
+	p.walkTime = c.time
+	for p.promised[k] && p.found[k] == nil && !p.done && !p.blocked {
 		p.ready.Wait()
 	}
 	a := p.found[k]
 	delete(p.found, k)
 	delete(p.promised, k)
+	if a != nil {
+		p.room.Broadcast()
+	}
 	return a
+}
+
+// waitRoom waits, with p.mu held, until fewer than lead commits wait for the walk; commits newer than
+// the walk's, which it has passed, are dropped first. It reports false when the prefetcher is closing.
+func (p *prefetcher) waitRoom() bool {
+	for len(p.found) >= lead && !p.closing {
+		for k, a := range p.found {
+			if a.time > p.walkTime {
+				delete(p.found, k)
+				delete(p.promised, k)
+			}
+		}
+		if len(p.found) < lead {
+			break
+		}
+		p.blocked = true
+		p.ready.Broadcast()
+		p.room.Wait()
+	}
+	p.blocked = false
+	return !p.closing
 }
 
 // finish marks the prefetcher stopped and wakes the walk.
@@ -180,10 +213,11 @@ func (p *prefetcher) run() {
 			p.ready.Broadcast()
 			continue
 		}
-		if len(p.found) >= maxAhead {
+		if !p.waitRoom() {
 			p.mu.Unlock()
 			return
 		}
+		a.time = it.n.time
 		p.found[k] = a
 		last := a.parents[len(a.parents)-1]
 		same := last.found && last.blob == it.blob
@@ -237,7 +271,10 @@ func (p *prefetcher) parents(it aheadItem) (*ahead, bool) {
 func (p *prefetcher) node(h plumbing.Hash) (*node, error) {
 	p.mu.Lock()
 	n := p.nodes[h]
-	delete(p.nodes, h)
+	if n != nil {
+		delete(p.nodes, h)
+		p.room.Broadcast()
+	}
 	p.mu.Unlock()
 	if n != nil {
 		return n, nil
@@ -245,7 +282,7 @@ func (p *prefetcher) node(h plumbing.Hash) (*node, error) {
 	return readNode(p.graph, func(h plumbing.Hash) ([]byte, error) { return read(p.packs, p.stop, packread.Commit, h) }, h)
 }
 
-// readChain reads the first-parent chain from start's parent on, as far as maxAhead unused commits.
+// readChain reads the first-parent chain from start's parent on, at most lead commits ahead of the prefetcher.
 func (p *prefetcher) readChain(start *node) {
 	defer p.wg.Done()
 	defer func() { _ = recover() }()
@@ -256,12 +293,15 @@ func (p *prefetcher) readChain(start *node) {
 			return
 		}
 		p.mu.Lock()
-		full := len(p.nodes) >= maxAhead || p.done
-		if !full {
+		for len(p.nodes) >= lead && !p.closing && !p.done {
+			p.room.Wait()
+		}
+		stop := p.closing || p.done
+		if !stop {
 			p.nodes[next.hash] = next
 		}
 		p.mu.Unlock()
-		if full {
+		if stop {
 			return
 		}
 		n = next

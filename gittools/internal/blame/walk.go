@@ -162,7 +162,7 @@ func (b *blamer) pass(o *blameOrigin) error {
 		slices.SortFunc(sus, func(x, y suspect) int { return x.at - y.at })
 	}
 	ps := make([]parentVersion, len(o.c.parents))
-	a := b.pre.take(o.c.hash, o.path)
+	a := b.pre.take(o.c, o.path)
 	for i, h := range o.c.parents {
 		if a != nil && i < len(a.parents) {
 			ps[i] = a.parents[i]
