@@ -264,6 +264,7 @@ func (f *Files) useIndex(ctx context.Context, base roots.Loc, single bool, keep 
 	}
 	q := trigram.PlanSyntax(req.Pattern.Syntax)
 	if q.All() {
+		f.grams.Touch(base.Root.Path) // a grep all the same: the index is not idle
 		return nil
 	}
 	m, err := f.matcher(base.Root)

@@ -4,11 +4,15 @@
 // background after a root's first grep, kept current from the file watcher's feed, dropped when idle.
 //
 //	ix := trigram.NewIndexes(trigram.Options{Watch: subscribe})
-//	q := trigram.Plan(re.String())
-//	ok, err := ix.Search(ctx, root, tree, q, keep, func(m trigram.Match) {
-//		// m.Candidate: search m.Path; else it cannot match (or is skipped)
-//	})
-//	// !ok: no index is ready; search the tree as without one
+//	c, err := ix.Search(ctx, root, trigram.DirTree{FS: fsys, Matcher: m, MaxRead: limit}, trigram.Plan(expr))
+//	if c == nil { /* no index ready: search the tree as without one */ }
+//	c.Walk(".", func(p string) error { … }) // the tree's files in walk order, as the index knows them
+//	c.May("src/a.go")                       // false: the file holds no match
+//
+// fsres's grep uses it through the grep engine's candidate hook: the index's file list (kept current,
+// so it equals a walk of the tree) replaces the walk, and files ruled out are counted as searched
+// without being read. Skipped files (binary, too large) stay candidates, so the engine counts them as
+// it would without an index, and the answer is the same.
 //
 // # Queries
 //
@@ -47,4 +51,15 @@
 // keeps its index only if every directory it walked was watched ([Feed.Cover]). A change to the
 // ignore rules (a .gitignore, .git/index, .git/info) makes the next build walk the tree again for its
 // file list, keeping the content it has.
+//
+// Not seen: writes through a shared memory mapping, which inotify does not report (a grep without an
+// index reads them), and changes to ignore sources outside the tree (the global excludes file), which
+// the grep walk's cached rules miss alike.
+//
+// # Life
+//
+// An index is built after the first grep of its root whose pattern has trigrams, on two reading
+// goroutines, while greps search the tree. It is dropped when no grep has run on its root for
+// [Options.Idle] (counted from the end of its build), when events are lost, and when it has worn
+// (then rebuilt); a root past the memory cap is not indexed until its state is dropped as idle.
 package trigram

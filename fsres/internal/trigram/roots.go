@@ -187,6 +187,16 @@ func (s *Indexes) state(root string, tree Tree) *rootIndex {
 	return r
 }
 
+// Touch notes a grep on root that had no use for its index (nothing to extract from the pattern),
+// so that the index is not dropped as idle while the root is being searched.
+func (s *Indexes) Touch(root string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r := s.roots[root]; r != nil {
+		r.idle.Reset(s.opts.Idle)
+	}
+}
+
 // startLocked starts a build of r unless one runs or r gave up; relist keeps r's content. r.mu held.
 func (s *Indexes) startLocked(r *rootIndex, relist bool) {
 	if r.building || r.failed != nil || r.dropped {

@@ -208,6 +208,7 @@ func (s *Indexes) build(ctx context.Context, r *rootIndex, tree Tree, old *Index
 		return
 	}
 	r.x, r.counted, r.built = x, b, time.Since(start)
+	r.idle.Reset(s.opts.Idle) // idle from now: a long build does not eat into the index's time
 	// A build leaves up to twice its index in garbage (lists grown by doubling, then copied into one
 	// array): give it back now (after r.mu is released) rather than hold it until the heap grows again.
 	free = b >= freeAfter
