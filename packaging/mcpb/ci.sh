@@ -26,15 +26,30 @@ for target in darwin/arm64 darwin/amd64 windows/amd64 windows/arm64 linux/amd64 
   "$here/pack.sh" "$version" "$goos" "$goarch" "$tmp/grove-$goos-$goarch" "$out" >"$tmp/pack.log" 2>&1 || { cat "$tmp/pack.log" >&2; exit 1; }
 done
 for b in "$out"/*.mcpb; do
+  name="$(basename "$b" .mcpb)"
   "$work/node_modules/.bin/mcpb" info "$b" >"$tmp/info.log" 2>&1 || { cat "$tmp/info.log" >&2; exit 1; }
-  grep -q "grove" "$tmp/info.log" || { echo "mcpb info $b: $(cat "$tmp/info.log")" >&2; exit 1; }
-  echo "ok   $(basename "$b"): $(du -k "$b" | cut -f1) KiB, mcpb info: $(grep -i -m1 'version' "$tmp/info.log" | tr -s ' ')"
+  grep -q "^Size:" "$tmp/info.log" || { echo "mcpb info $b: $(cat "$tmp/info.log")" >&2; exit 1; }
+  # Each bundle holds its platform's binary where its manifest says.
+  "$work/node_modules/.bin/mcpb" unpack "$b" "$tmp/$name" >/dev/null
+  "$work/node_modules/.bin/mcpb" validate "$tmp/$name/manifest.json" >/dev/null
+  node - "$tmp/$name" "$name" <<'JS'
+const fs = require("node:fs"), path = require("node:path");
+const [dir, name] = process.argv.slice(2);
+const m = JSON.parse(fs.readFileSync(path.join(dir, "manifest.json"), "utf8"));
+const [, os] = name.split("-");
+const want = { macos: ["darwin", [0xcf, 0xfa, 0xed, 0xfe]], windows: ["win32", [0x4d, 0x5a]], linux: ["linux", [0x7f, 0x45, 0x4c, 0x46]] }[os];
+const head = [...fs.readFileSync(path.join(dir, m.server.entry_point)).subarray(0, want[1].length)];
+if (m.compatibility.platforms.join() !== want[0] || head.join() !== want[1].join() || m.version !== "0.0.0-ci") {
+  console.error(`${name}: platforms ${m.compatibility.platforms}, version ${m.version}, binary starts ${head}`);
+  process.exit(1);
+}
+JS
+  echo "ok   $name.mcpb: $(du -k "$b" | cut -f1) KiB, validated, $(grep -m1 -i 'sign' "$tmp/info.log" | sed 's/^WARNING: //')"
 done
 ls "$out"/grove-{macos,windows,linux}-{amd64,arm64}.mcpb >/dev/null
 
-"$work/node_modules/.bin/mcpb" unpack "$out/grove-linux-amd64.mcpb" "$tmp/unpacked" >/dev/null
 cp "$here/check.mjs" "$work/"
 mkdir -p "$tmp/folder one" "$tmp/-folder two"
-node "$work/check.mjs" "$tmp/unpacked" "$tmp/folder one" "$tmp/-folder two"
+node "$work/check.mjs" "$tmp/grove-linux-amd64" "$tmp/folder one" "$tmp/-folder two"
 # server.json for the MCP Registry: the template and the one filled in from these bundles.
 "$top/packaging/registry/check.sh" "$out"
