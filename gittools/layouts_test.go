@@ -193,7 +193,6 @@ func TestLayoutsMatchGit(t *testing.T) {
 			}
 			os.RemoveAll(filepath.Join(f.dir, "removed"))
 			l := f.only()
-			l.NoDiff = "Subproject commit lines: the patch writer's (scan.Submodule gives them)"
 			return l
 		}},
 	} {

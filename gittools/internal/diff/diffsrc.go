@@ -29,6 +29,9 @@ func changesWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limi
 			continue
 		}
 		e := idx.Entries[idx.ByName[p]]
+		if e.Mode == filemode.Submodule && c != 'D' {
+			continue // from the submodule's own repository, below
+		}
 		ch := change{path: p, from: entry{hash: e.Hash, mode: e.Mode}, to: entry{wt: true}}
 		if e.IntentToAdd {
 			ch.from = entry{}
@@ -37,6 +40,18 @@ func changesWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limi
 			ch.to = entry{}
 		}
 		out = append(out, ch)
+	}
+	subs, err := scan.Submodules(rp, ctx, idx, limit)
+	if err != nil {
+		return nil, nil, err
+	}
+	for p, st := range subs {
+		e := idx.Entries[idx.ByName[p]]
+		if st.Head == e.Hash && !st.Dirty() {
+			continue // untracked content only: git diff shows nothing
+		}
+		out = append(out, change{path: p, from: entry{hash: e.Hash, mode: e.Mode},
+			to: entry{hash: st.Head, mode: filemode.Submodule, dirty: st.Dirty()}})
 	}
 	sortChanges(out)
 	return out, unmergedUnder(idx, limit), nil

@@ -52,7 +52,7 @@ func Render(rp *repo.Repo, ctx context.Context, changes []change, ctxLines int, 
 		if out.Truncated {
 			countBudget -= len(fp.From.Data) + len(fp.To.Data)
 		}
-		if fp.From.Mode == fp.To.Mode && fp.From.Hash == fp.To.Hash && c.oldPath == "" {
+		if fp.From.Mode == fp.To.Mode && fp.From.Hash == fp.To.Hash && c.oldPath == "" && !fp.To.Dirty {
 			continue // stat-dirty but unchanged
 		}
 		fp.Binary = drv.binary(c.path)
