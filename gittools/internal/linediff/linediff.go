@@ -27,6 +27,9 @@ const DefaultBudget = linediff.DefaultBudget
 // Diff returns the changes that turn lines a into lines b, in order.
 func Diff(a, b []string) []Change { return linediff.Diff(a, b) }
 
+// Histogram returns git's histogram diff of a and b, the line diff of merges.
+func Histogram(a, b []string) []Change { return linediff.Histogram(a, b) }
+
 // NewProfile profiles data.
 func NewProfile(data []byte) Profile { return linediff.NewProfile(data) }
 

@@ -58,7 +58,7 @@ func TestHistogramAgreesWithGit(t *testing.T) {
 			b = edit(r, b)
 		}
 		want := gitHistogram(t, dir, strings.Join(a, ""), strings.Join(b, ""))
-		got := histogramDiff(a, b)
+		got := linediff.Histogram(a, b)
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			bad++
 			if bad <= 3 {

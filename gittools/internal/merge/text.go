@@ -74,7 +74,7 @@ func indexNL(s string) int {
 }
 
 // diffLines is the line diff the merge uses.
-func diffLines(a, b []string) []linediff.Change { return histogramDiff(a, b) }
+func diffLines(a, b []string) []linediff.Change { return linediff.Histogram(a, b) }
 
 // threeWay lays the two sides' changes against the base and returns the regions where something changed,
 // in order; unchanged base lines lie between them.

@@ -1,13 +1,9 @@
-package merge
+package linediff
 
 // The line diff of merges: a histogram diff (what git merges with, git-merge(1), "ort" strategy options),
-// then each group of changed lines slid to its final place. A histogram diff anchors the two texts on the
+// then each span of changed lines slid to its final place. A histogram diff anchors the two texts on the
 // longest run of equal lines containing the line that occurs least often in the old text, and repeats on each
 // side of that run; where every common line is too frequent it falls back to a shortest-edit-script diff.
-
-import (
-	"github.com/grove-mcp/grove/gittools/internal/linediff"
-)
 
 // maxOccurrences is how often a line may occur in the old text and still anchor a histogram diff.
 const maxOccurrences = 64
@@ -36,34 +32,35 @@ func lineIDs(a, b []string) ([]int32, []int32) {
 	return num(a), num(b)
 }
 
-// histogramDiff returns the changes that turn a into b.
-func histogramDiff(a, b []string) []linediff.Change {
+// Histogram returns the changes that turn a into b as git's histogram diff finds them (git-diff(1)
+// --diff-algorithm=histogram, without the indent heuristic), which is what git merges with.
+func Histogram(a, b []string) []Change {
 	h := &histogram{chA: make([]bool, len(a)), chB: make([]bool, len(b))}
 	h.a, h.b = lineIDs(a, b)
 	h.diff(0, len(a), 0, len(b), a, b)
-	compact(h.a, h.chA, h.chB)
-	compact(h.b, h.chB, h.chA)
-	return changeList(h.chA, h.chB)
+	slideMerge(h.a, h.chA, h.chB)
+	slideMerge(h.b, h.chB, h.chA)
+	return changes(h.chA, h.chB)
 }
 
 // diff marks the changed lines of a[a0:a1] and b[b0:b1].
 func (h *histogram) diff(a0, a1, b0, b1 int, la, lb []string) {
 	for {
 		if a0 == a1 || b0 == b1 {
-			mark(h.chA, a0, a1)
-			mark(h.chB, b0, b1)
+			markRange(h.chA, a0, a1)
+			markRange(h.chB, b0, b1)
 			return
 		}
 		as, ae, bs, be, common := h.anchor(a0, a1, b0, b1)
 		switch {
 		case !common:
-			mark(h.chA, a0, a1)
-			mark(h.chB, b0, b1)
+			markRange(h.chA, a0, a1)
+			markRange(h.chB, b0, b1)
 			return
 		case as == ae || h.rarity > maxOccurrences:
-			for _, c := range linediff.Diff(la[a0:a1], lb[b0:b1]) {
-				mark(h.chA, a0+c.A0, a0+c.A1)
-				mark(h.chB, b0+c.B0, b0+c.B1)
+			for _, c := range Diff(la[a0:a1], lb[b0:b1]) {
+				markRange(h.chA, a0+c.A0, a0+c.A1)
+				markRange(h.chB, b0+c.B0, b0+c.B1)
 			}
 			return
 		}
@@ -72,7 +69,7 @@ func (h *histogram) diff(a0, a1, b0, b1 int, la, lb []string) {
 	}
 }
 
-func mark(ch []bool, lo, hi int) {
+func markRange(ch []bool, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		ch[i] = true
 	}
@@ -129,13 +126,13 @@ func (h *histogram) anchor(a0, a1, b0, b1 int) (as, ae, bs, be int, common bool)
 	return as, ae, bs, be, common
 }
 
-// compact slides each group of changed lines of one text (ids, ch; the other text's flags are other) as far
+// slideMerge slides each span of changed lines of one text (ids, ch; the other text's flags are other) as far
 // down as equal lines allow, or, when on the way it can sit next to a change in the other text, there, so
 // that a replacement reads as one change.
-func compact(ids []int32, ch, other []bool) {
+func slideMerge(ids []int32, ch, other []bool) {
 	n, no := len(ch), len(other)
-	g := group{0, runEnd(ch, 0)}
-	o := group{0, runEnd(other, 0)}
+	g := span{0, runEnd(ch, 0)}
+	o := span{0, runEnd(other, 0)}
 	for {
 		if g.end != g.start {
 			var size, earliest int
@@ -185,8 +182,8 @@ func compact(ids []int32, ch, other []bool) {
 	}
 }
 
-// group is a run of changed lines [start, end), possibly empty, between two unchanged lines.
-type group struct{ start, end int }
+// span is a run of changed lines [start, end), possibly empty, between two unchanged lines.
+type span struct{ start, end int }
 
 func runEnd(ch []bool, i int) int {
 	for i < len(ch) && ch[i] {
@@ -195,36 +192,16 @@ func runEnd(ch []bool, i int) int {
 	return i
 }
 
-func (g group) next(ch []bool, n int) group {
+func (g span) next(ch []bool, n int) span {
 	s := g.end + 1
-	return group{s, runEnd(ch, min(s, n))}
+	return span{s, runEnd(ch, min(s, n))}
 }
 
-func (g group) prev(ch []bool) group {
+func (g span) prev(ch []bool) span {
 	e := g.start - 1
 	s := e
 	for s > 0 && ch[s-1] {
 		s--
 	}
-	return group{s, e}
-}
-
-// changeList lists the runs of changed lines, pairing the runs of a and b between the same unchanged lines.
-func changeList(chA, chB []bool) []linediff.Change {
-	var out []linediff.Change
-	i, j := 0, 0
-	for i < len(chA) || j < len(chB) {
-		if i < len(chA) && !chA[i] && j < len(chB) && !chB[j] {
-			i, j = i+1, j+1
-			continue
-		}
-		c := linediff.Change{A0: i, B0: j}
-		i, j = runEnd(chA, i), runEnd(chB, j)
-		c.A1, c.B1 = i, j
-		if c.A0 == c.A1 && c.B0 == c.B1 {
-			break
-		}
-		out = append(out, c)
-	}
-	return out
+	return span{s, e}
 }
