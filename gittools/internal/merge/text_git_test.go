@@ -104,9 +104,6 @@ func gitMerges(t *testing.T, cases []textCase, style string) [][]byte {
 }
 
 func TestMergeTextAgreesWithGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
 	cases := randomCases(1, 300)
 	for _, style := range []Style{StyleMerge, StyleDiff3} {
 		name := map[Style]string{StyleMerge: "merge", StyleDiff3: "diff3"}[style]
