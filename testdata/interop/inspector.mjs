@@ -132,6 +132,9 @@ const expectedErrors = {
   "git_merge()": /revision is empty/,
   "git_cherry_pick()": /revisions is empty/,
   "git_revert()": /revisions is empty/,
+  "git_merge(repo_path)": /revision is empty/,
+  "git_cherry_pick(repo_path)": /revisions is empty/,
+  "git_revert(repo_path)": /revisions is empty/,
   // The fixture has a staged file: picking or reverting a commit on top of it is refused (no_commit works).
   "git_cherry_pick(revisions)": /staged changes/,
   "git_cherry_pick(revisions, action)": /staged changes/,
