@@ -19,11 +19,12 @@ version="0.0.0-ci"
 # goreleaser.yaml runs pack.sh after each build with the same arguments.
 grep -qF 'packaging/mcpb/pack.sh {{ .Version }} {{ .Os }} {{ .Arch }} {{ .Path }} dist/mcpb' "$top/goreleaser.yaml" ||
   { echo "goreleaser.yaml no longer runs pack.sh as ci.sh expects" >&2; exit 1; }
+mkdir -p "$tmp/bin" # the binaries; "$tmp/grove-<os>-<arch>" is where each bundle is unpacked
 for target in darwin/arm64 darwin/amd64 windows/amd64 windows/arm64 linux/amd64 linux/arm64; do
   goos="${target%/*}" goarch="${target#*/}"
   echo "bundle $goos/$goarch"
-  (cd "$top" && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$tmp/grove-$goos-$goarch" .)
-  "$here/pack.sh" "$version" "$goos" "$goarch" "$tmp/grove-$goos-$goarch" "$out" >"$tmp/pack.log" 2>&1 || { cat "$tmp/pack.log" >&2; exit 1; }
+  (cd "$top" && CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$tmp/bin/grove-$goos-$goarch" .)
+  "$here/pack.sh" "$version" "$goos" "$goarch" "$tmp/bin/grove-$goos-$goarch" "$out" >"$tmp/pack.log" 2>&1 || { cat "$tmp/pack.log" >&2; exit 1; }
 done
 for b in "$out"/*.mcpb; do
   name="$(basename "$b" .mcpb)"
