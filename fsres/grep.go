@@ -126,6 +126,9 @@ func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scop
 		return nil, GrepResult{}, err
 	}
 	tree := f.grepTree(base, single, keep, in.Glob)
+	if f.grams != nil {
+		defer f.grams.Begin()() // an index build this grep starts waits for it to end
+	}
 	if err := f.useIndex(ctx, base, single, keep, &req, &tree); err != nil { // trigram index (fsres.go)
 		return nil, GrepResult{}, err
 	}

@@ -73,6 +73,7 @@ type Indexes struct {
 	log  *slog.Logger
 	used atomic.Int64 // bytes of the indexes ready
 	wg   sync.WaitGroup
+	busy atomic.Int64 // greps under way (see Begin): a build starts once they are done
 
 	mu     sync.Mutex // guards the fields below
 	roots  map[string]*rootIndex
@@ -224,8 +225,35 @@ func (s *Indexes) startLocked(r *rootIndex, relist bool) {
 	s.wg.Go(func() {
 		defer panics.Log(s.log, "building a trigram index")
 		defer cancel()
+		s.waitQuiet(ctx)
 		s.build(ctx, r, tree, old)
 	})
+}
+
+// quietWait bounds how long a build waits for the greps under way to end: on 2 cores a build that
+// starts beside the grep that asked for it takes half the CPU that grep needs (the first grep of a
+// root is the cold path), but a root grepped without pause must still get its index.
+const quietWait = 2 * time.Second
+
+// Begin tells s that a grep is under way until the returned func is called; builds wait for it.
+func (s *Indexes) Begin() (end func()) {
+	s.busy.Add(1)
+	var once sync.Once
+	return func() { once.Do(func() { s.busy.Add(-1) }) }
+}
+
+// waitQuiet waits until no grep is under way, quietWait at most, or ctx ends.
+func (s *Indexes) waitQuiet(ctx context.Context) {
+	const poll = 5 * time.Millisecond
+	t := time.NewTicker(poll)
+	defer t.Stop()
+	for waited := time.Duration(0); s.busy.Load() > 0 && waited < quietWait; waited += poll {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // Wait waits until root has an index ready, or no build is under way (none started, or the last one

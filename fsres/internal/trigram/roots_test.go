@@ -234,3 +234,30 @@ func TestSearchIdleDrop(t *testing.T) {
 		t.Fatalf("after the idle period: stats %+v, feed closed %v, used %d", st, feed.isClosed(), s.Used())
 	}
 }
+
+// TestBuildWaitsForGreps checks that the build a grep starts waits until the greps under way have
+// ended, so that it does not take the CPU of the grep that asked for it.
+func TestBuildWaitsForGreps(t *testing.T) {
+	root := tempDir(t)
+	writeFiles(t, root, map[string]string{"a.go": "func alpha()"})
+	s := watched(t, root, Options{})
+	tree := newTree(root)
+	end := s.Begin()
+	if _, ok := candidates(t, s, root, tree, "alpha"); ok {
+		t.Fatal("the first search answered from an index")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), quietWait/4)
+	defer cancel()
+	if s.Wait(ctx, root) {
+		t.Fatal("the index was built while a grep was under way")
+	}
+	end()
+	end() // a second call does nothing
+	if s.busy.Load() != 0 {
+		t.Fatalf("greps under way = %d after end", s.busy.Load())
+	}
+	warm(t, s, root, tree)
+	if _, ok := candidates(t, s, root, tree, "alpha"); !ok {
+		t.Fatal("no index after the grep ended")
+	}
+}
