@@ -19,7 +19,7 @@
 //   - internal/gitwrite: the write plumbing (index file, trees, blobs, refs, reflog, identity, path safety).
 //   - internal/status: git_status (branch line, upstream, entries), built from diff and scan.
 //   - internal/diff: changes between trees, index and worktree, and patches (git_diff); git_show's views.
-//   - internal/blame: git_blame (history walk, rename following), with internal/linediff.
+//   - internal/blame: git_blame (history walk, rename following), with /internal/linediff.
 //   - internal/history: git_log (queries walked on the commit graph), with
 //   - internal/pathindex: the in-memory changed-paths index of a repository's history, built in the background;
 //   - internal/commitgraph: git's commit-graph files read by grove, with their changed-path Bloom filters.
@@ -28,8 +28,8 @@
 //   - internal/repo: an open repository: discovery, storage with capped reads, lock, caches, revisions,
 //     commit graph and walker, tree reading.
 //   - internal/gitfmt: git's on-disk formats (index, cache-tree, ref names, valid paths) and refusals.
-//   - internal/patchtext: unified-diff text, path quoting, binary detection; internal/linediff: blame's
-//     line diff. Both are leaves.
+//   - internal/patchtext: unified-diff text, path quoting, binary detection, over the module's one line
+//     diff (/internal/linediff, shared with fsres's edit_file) and its hunk writer (/internal/unified).
 //   - internal/gittest: the git CLI test fixture (tests only).
 //
 // # Performance

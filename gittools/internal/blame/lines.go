@@ -10,7 +10,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/grove-mcp/grove/gittools/internal/linediff"
+	"github.com/grove-mcp/grove/internal/linediff"
 )
 
 // defaultMaxBlameBlob is the limit on what blame reads into memory when the repository sets none: the

@@ -7,7 +7,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
-	"github.com/grove-mcp/grove/gittools/internal/linediff"
+	"github.com/grove-mcp/grove/internal/linediff"
 )
 
 // renamedFrom finds the file o's commit renamed to o.path, relative to parent p, as plain `git blame` does

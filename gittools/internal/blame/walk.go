@@ -8,8 +8,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/grove-mcp/grove/gittools/internal/commitgraph"
-	"github.com/grove-mcp/grove/gittools/internal/linediff"
 	"github.com/grove-mcp/grove/gittools/internal/repo"
+	"github.com/grove-mcp/grove/internal/linediff"
 )
 
 // blamer attributes the lines of one file to the commits that last changed them, with the results

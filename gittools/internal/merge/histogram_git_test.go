@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/grove-mcp/grove/gittools/internal/linediff"
+	"github.com/grove-mcp/grove/internal/linediff"
 )
 
 var hunkHeader = regexp.MustCompile(`(?m)^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
-	"github.com/grove-mcp/grove/gittools/internal/linediff"
+	"github.com/grove-mcp/grove/internal/linediff"
 )
 
 // maxRenameMatrix bounds the deleted x added pairs compared for inexact renames (git's default rename limit

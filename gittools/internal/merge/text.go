@@ -8,7 +8,7 @@ package merge
 import (
 	"bytes"
 
-	"github.com/grove-mcp/grove/gittools/internal/linediff"
+	"github.com/grove-mcp/grove/internal/linediff"
 )
 
 // Style is how a conflict is written: Merge shows both sides, Diff3 also the base.
