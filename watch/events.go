@@ -13,6 +13,14 @@ import (
 func (w *Watcher) handle(ev fsnotify.Event, c *changes) {
 	p := filepath.Clean(ev.Name)
 	w.record(p) // feeds see every event, attribute changes included (a chmod +x changes git status)
+	ops := eventOps{created: ev.Has(fsnotify.Create), gone: ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)}
+	if dw := w.dirs[filepath.Dir(p)]; dw != nil && filepath.Dir(p) != p {
+		w.grow(dw, ops)
+	}
+	if w.fds.files[p] {
+		w.fileEvent(p, ops, ev.Has(fsnotify.Write), c)
+		return
+	}
 	if ev.Op&^fsnotify.Chmod == 0 {
 		return // attributes only (chmod, touch): the content is the same
 	}

@@ -106,10 +106,11 @@ func (f *Feed) Sync(ctx context.Context) (Changes, error) {
 	return ch, nil
 }
 
-// degradedNow reports whether some directory could not be watched, without waiting for w.mu.
+// degradedNow reports whether some directory could not be watched, or is polled (polling doesn't feed
+// feeds), without waiting for w.mu.
 func (w *Watcher) degradedNow() bool {
 	p := w.published.Load()
-	return p != nil && p.Degraded
+	return p != nil && (p.Degraded || p.Polled > 0)
 }
 
 // lostNow reports whether the feed has lost events already, or will report it.
@@ -236,7 +237,7 @@ func (w *Watcher) newCookie() (name string, seen chan struct{}, ok bool) {
 			w.log.Debug("no directory for sync cookies", "err", err)
 			return "", nil, false
 		}
-		if err := w.fsn.Add(dir); err != nil {
+		if err := w.k.Add(dir); err != nil {
 			os.Remove(dir)
 			w.log.Debug("watching the sync cookie directory", "err", err)
 			return "", nil, false
@@ -280,7 +281,7 @@ func (w *Watcher) resetCookies() {
 	if w.cookieDir == "" {
 		return
 	}
-	_ = w.fsn.Remove(w.cookieDir)
+	_ = w.k.Remove(w.cookieDir)
 	if err := os.RemoveAll(w.cookieDir); err != nil && !errors.Is(err, os.ErrNotExist) {
 		w.log.Debug("removing the sync cookie directory", "err", err)
 	}

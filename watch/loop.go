@@ -66,12 +66,12 @@ func (w *Watcher) drain() {
 		select {
 		case <-w.stop:
 			return // fsnotify's reader stops sending once closed, so it can't block on us
-		case ev, ok := <-w.fsn.Events:
+		case ev, ok := <-w.k.Events():
 			if !ok {
 				return
 			}
 			w.inbox.add(ev)
-		case err, ok := <-w.fsn.Errors:
+		case err, ok := <-w.k.Errors():
 			if !ok {
 				return
 			}
@@ -172,6 +172,7 @@ func (w *Watcher) process(c *changes) {
 		w.rescan()
 		c.rescan = true
 	}
+	w.shed()
 	for _, ch := range cookies {
 		close(ch) // last: the events before each cookie are applied
 	}

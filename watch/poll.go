@@ -30,10 +30,22 @@ func (w *Watcher) SetPolled(files []string) {
 		}
 		next[f] = &fileState{info: w.lstat(f)}
 	}
+	for f := range w.polled {
+		if _, ok := next[f]; !ok {
+			w.unwatchFile(f)
+		}
+	}
 	w.polled = next
+	for f, st := range next {
+		if st.info != nil && !w.watchesFile(f) && w.watchFile(f) {
+			st.stale = true
+		}
+	}
 }
 
-// poll stats the polled files inotify doesn't cover. Called on the run goroutine.
+// poll stats the polled files the kernel doesn't cover, watching them by themselves where the descriptor
+// budget calls for it, and compares the polled directories with their last listing. Called on the run
+// goroutine.
 func (w *Watcher) poll(c *changes) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -47,13 +59,17 @@ func (w *Watcher) poll(c *changes) {
 			compare(f, st.info, now, c)
 		}
 		st.info, st.stale = now, false
+		if now != nil && w.watchFile(f) {
+			st.stale = true
+		}
 	}
+	w.pollDirs(c)
 }
 
-// watchesFile reports whether events for f arrive from inotify.
+// watchesFile reports whether events for f arrive from the kernel.
 func (w *Watcher) watchesFile(f string) bool {
 	dw := w.dirs[filepath.Dir(f)]
-	return dw != nil && (dw.tree || dw.files[filepath.Base(f)])
+	return dw != nil && (dw.tree || dw.files[filepath.Base(f)]) || w.fds.files[f]
 }
 
 func compare(f string, was, now fs.FileInfo, c *changes) {

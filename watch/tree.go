@@ -16,6 +16,7 @@ type dirWatch struct {
 	worktree string          // for .git and the directories below .git/refs: the worktree they belong to
 	refs     bool            // below .git/refs (worktree != "")
 	children set             // watched subdirectories (absolute), so that dropping a tree is cheap
+	cost     int             // descriptors the watch holds, where watches cost some (see fdBudget)
 }
 
 // SetRoots makes the watch set cover exactly paths: absolute, real directories (watched recursively) or
@@ -51,7 +52,12 @@ func (w *Watcher) SetRoots(paths []string) error {
 			dropped = true
 		}
 	}
-	if dropped && w.degraded != "" {
+	for d := range w.fds.dirs {
+		if !w.underDirRoot(d) {
+			w.forgetPolled(d)
+		}
+	}
+	if dropped && (w.degraded != "" || len(w.fds.dirs) > 0) {
 		w.rescan() // watches were freed: retry the directories that hit the limit
 	}
 	for p, isFile := range next {
@@ -145,11 +151,14 @@ func (w *Watcher) addRoot(p string, isFile bool, seen set) error {
 func (w *Watcher) watchDir(dir string, force bool) (*dirWatch, error) {
 	dw := w.dirs[dir]
 	if dw == nil || force {
-		if err := w.add(dir, dw == nil); err != nil {
+		cost, err := w.add(dir, dw == nil)
+		if err != nil {
 			return nil, err
 		}
 		if dw == nil {
-			dw = &dirWatch{}
+			dw = &dirWatch{cost: cost}
+			w.fds.used += cost
+			delete(w.fds.dirs, dir) // polled until now
 			w.dirs[dir] = dw
 			w.publish()
 		}
@@ -160,20 +169,26 @@ func (w *Watcher) watchDir(dir string, force bool) (*dirWatch, error) {
 	return dw, nil
 }
 
-// add adds the inotify watch of dir (counting against MaxWatches if it is a new one).
-func (w *Watcher) add(dir string, isNew bool) error {
+// add adds the kernel's watch of dir (counting against MaxWatches and the descriptor budget if it is a new
+// one) and returns the descriptors it holds.
+func (w *Watcher) add(dir string, isNew bool) (cost int, err error) {
 	if w.opts.MaxWatches > 0 && isNew && len(w.dirs) >= w.opts.MaxWatches {
-		return fmt.Errorf("adding watch %q: %w", dir, errLimit)
+		return 0, fmt.Errorf("adding watch %q: %w", dir, errLimit)
 	}
-	if err := w.fsn.Add(dir); err != nil {
-		return fmt.Errorf("adding watch %q: %w", dir, err)
+	if isNew {
+		if cost, err = w.charge(dir); err != nil {
+			return 0, err
+		}
+	}
+	if err := w.k.Add(dir); err != nil {
+		return 0, fmt.Errorf("adding watch %q: %w", dir, err)
 	}
 	// inotify follows symlinks: if dir was swapped for one since it was listed, don't watch the target.
 	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
-		_ = w.fsn.Remove(dir)
-		return fmt.Errorf("adding watch %q: %w", dir, errNotDir)
+		_ = w.k.Remove(dir)
+		return 0, fmt.Errorf("adding watch %q: %w", dir, errNotDir)
 	}
-	return nil
+	return cost, nil
 }
 
 var errNotDir = errors.New("not a directory")
@@ -181,6 +196,10 @@ var errNotDir = errors.New("not a directory")
 // addFailed handles a failed Add: the watch limit degrades the Watcher (logged once), anything else
 // (the directory vanished, no permission) skips the directory.
 func (w *Watcher) addFailed(dir string, err error) {
+	if errors.Is(err, errBudget) {
+		w.log.Debug("not watching directory", "dir", dir, "err", err)
+		return
+	}
 	if isLimit(err) {
 		w.degrade(fmt.Sprintf("the inotify watch limit was reached (%v); directories from %s on are not watched, "+
 			"changes in them are missed except for polled files; raise fs.inotify.max_user_watches", err, dir))
@@ -226,13 +245,16 @@ func (w *Watcher) dropTree(dir string, c *changes) {
 }
 
 func (w *Watcher) dropOne(dir string) {
+	if dw := w.dirs[dir]; dw != nil {
+		w.fds.used -= dw.cost
+	}
 	delete(w.dirs, dir)
 	w.publish()
 	if parent := w.dirs[filepath.Dir(dir)]; parent != nil {
 		delete(parent.children, dir)
 	}
 	// The kernel drops the watch of a deleted directory by itself, so an error here is expected then.
-	if err := w.fsn.Remove(dir); err != nil {
+	if err := w.k.Remove(dir); err != nil {
 		w.log.Debug("removing watch", "dir", dir, "err", err)
 	}
 }
@@ -244,6 +266,8 @@ func (w *Watcher) rescan() {
 	defer w.walking.Store(false)
 	prev := w.degraded
 	w.degraded = ""
+	clear(w.fds.dirs) // the walk polls again what still doesn't fit
+	w.fds.order, w.fds.next = nil, 0
 	w.publish()
 	seen := make(set)
 	for p, isFile := range w.roots {

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -51,30 +52,41 @@ func (wk *walker) walkDirs(root string) error {
 	}
 	// Depth first, each directory's subdirectories in name order, a directory watched just before its own
 	// are listed: the order filepath.WalkDir goes in, so under a watch limit the same directories get one.
+	// Under a descriptor budget, breadth first instead: the directories nearest the root are watched, the
+	// deeper ones polled.
+	bfs := wk.w.fds.budget > 0
 	var names []string
-	stack := wk.subdirs(root, nil, &names)
-	for len(stack) > 0 {
+	todo := wk.subdirs(root, nil, &names, bfs)
+	for len(todo) > 0 {
 		if wk.w.stopped() {
 			return nil
 		}
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		var p string
+		if bfs {
+			p, todo = todo[0], todo[1:]
+		} else {
+			p, todo = todo[len(todo)-1], todo[:len(todo)-1]
+		}
 		if wk.entry(p, dirOnly(filepath.Base(p))) == nil {
-			stack = wk.subdirs(p, stack, &names)
+			todo = wk.subdirs(p, todo, &names, bfs)
 		}
 	}
 	return nil
 }
 
-// subdirs pushes dir's subdirectories on stack, last name first; names is scratch space.
-func (wk *walker) subdirs(dir string, stack []string, names *[]string) []string {
+// subdirs appends dir's subdirectories to todo: in name order for a queue (bfs), last name first for a
+// stack. names is scratch space.
+func (wk *walker) subdirs(dir string, todo []string, names *[]string, bfs bool) []string {
 	*names = (*names)[:0]
 	_ = listDirs(dir, func(name string) { *names = append(*names, name) }) // unreadable or gone: skipped
 	slices.Sort(*names)
-	for i := len(*names) - 1; i >= 0; i-- {
-		stack = append(stack, filepath.Join(dir, (*names)[i]))
+	if !bfs {
+		slices.Reverse(*names)
 	}
-	return stack
+	for _, n := range *names {
+		todo = append(todo, filepath.Join(dir, n))
+	}
+	return todo
 }
 
 // dirOnly is the fs.DirEntry of a directory found by listDirs, as much of one as entry asks for.
@@ -114,6 +126,10 @@ func (wk *walker) entry(p string, d fs.DirEntry) error {
 
 func (wk *walker) dir(p string) error {
 	dw, err := wk.w.watchDir(p, wk.force)
+	if errors.Is(err, errBudget) {
+		wk.w.pollDir(p)
+		return nil // its subdirectories may still fit, or are polled too
+	}
 	if err != nil {
 		wk.w.addFailed(p, err)
 		return fs.SkipDir

@@ -48,9 +48,22 @@
 // IDEs and other tools. When Add fails for lack of watches, the Watcher logs one warning, reports
 // [Status.Degraded] with the reason, keeps what is already watched, and stats the files given to
 // [Watcher.SetPolled] whose directories are not watched every [Options.PollInterval]. A later SetRoots that
-// frees watches, or a rescan after lost events, retries the directories that failed. On macOS fsnotify
-// uses kqueue, which spends a file descriptor per watched file as well; running out of descriptors (EMFILE)
-// degrades the same way.
+// frees watches, or a rescan after lost events, retries the directories that failed.
+//
+// # Descriptors
+//
+// On macOS and the BSDs fsnotify uses kqueue, which holds an open file descriptor for every watched
+// directory and for every entry of it (files and subdirectories alike), and opens one more for each entry
+// created in it later. There the watches may hold half of the process's descriptor limit (RLIMIT_NOFILE,
+// see [DescriptorBudget]); the other half is headroom, so that reads, repositories and connections never
+// fail with EMFILE. Within the budget the Watcher watches what matters first: the directories nearest the
+// roots (it walks breadth first there) and subscribed files ([Watcher.SetPolled]), which get an eighth of
+// the budget and are watched one by one when their directory is not. Directories that don't fit are
+// polled every [Options.PollInterval] (at most 20,000 entries per interval, round robin): their changes
+// arrive late, but arrive. When files created in watched directories push the watches past the budget, the
+// deepest watched directories are polled instead. [Status] says how many descriptors are held, of what
+// budget, and how many directories are polled. Polled directories don't feed [Feed]s, whose Sync reports
+// Lost while any is polled. This is not degraded mode: nothing is missed.
 package watch
 
 import (
@@ -60,7 +73,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"github.com/grove-mcp/grove/internal/panics"
 )
 
@@ -95,6 +107,8 @@ type Options struct {
 	// limit that grove shares with IDEs and other tools; past it, grove
 	// degrades as at the kernel's limit. 0 means only the kernel's limit.
 	MaxWatches int
+
+	kernel *kernelSpec // nil means fsnotifyKernel; tests give a fake
 }
 
 // Status describes the watch set, for diagnostics (doctor, list_roots).
@@ -103,13 +117,19 @@ type Status struct {
 	Degraded bool   // some directories could not be watched; their changes are missed unless polled
 	Reason   string // why Degraded
 	Limit    int    // the system's watch limit (Linux max_user_watches); 0 when unknown
+
+	// Where watches cost file descriptors (kqueue: macOS, BSD), see "Descriptors" in the package doc.
+	Budget      int // descriptors the watches may hold; 0 when watches cost none
+	Descriptors int // descriptors the watches hold now (an upper bound)
+	Polled      int // directories polled every PollInterval because watching them would pass Budget
+	FileWatches int // subscribed files watched one by one because their directory is polled
 }
 
 // A Watcher watches roots and delivers batches of changes on Batches. Its methods are safe for concurrent use.
 type Watcher struct {
 	opts Options
 	log  *slog.Logger
-	fsn  *fsnotify.Watcher
+	k    kernel
 
 	out   chan Batch    // Batches; closed when run returns
 	wake  chan struct{} // cap 1: the inbox has something
@@ -131,6 +151,7 @@ type Watcher struct {
 	published atomic.Pointer[Status]
 	walking   atomic.Bool // SetRoots or a rescan walks the roots, holding mu (see Feed.Sync)
 	warned    bool        // the degraded warning was logged (once per Watcher)
+	fds       fdBudget    // descriptors held by watches, where they cost some
 
 	// feedMu guards the fields below; taken after mu when both are (record, loseFeeds), and never
 	// waits for mu, so that Sync doesn't wait for a walk.
@@ -160,20 +181,25 @@ func New(opts Options) (*Watcher, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	fsn, err := fsnotify.NewWatcher()
+	spec := fsnotifyKernel
+	if opts.kernel != nil {
+		spec = *opts.kernel
+	}
+	k, err := spec.open()
 	if err != nil {
 		return nil, err
 	}
 	w := &Watcher{
 		opts:   opts,
 		log:    log.With("watcher", "fsnotify"),
-		fsn:    fsn,
+		k:      k,
 		out:    make(chan Batch),
 		wake:   make(chan struct{}, 1),
 		stop:   make(chan struct{}),
 		roots:  make(map[string]bool),
 		dirs:   make(map[string]*dirWatch),
 		polled: make(map[string]*fileState),
+		fds:    newFDBudget(spec),
 	}
 	w.wg.Go(func() {
 		defer panics.Log(w.log, "draining file events")
@@ -201,7 +227,8 @@ func (w *Watcher) Status() Status {
 
 // publish records the status for Status; w.mu must be held.
 func (w *Watcher) publish() {
-	w.published.Store(&Status{Watches: len(w.dirs), Degraded: w.degraded != "", Reason: w.degraded})
+	w.published.Store(&Status{Watches: len(w.dirs), Degraded: w.degraded != "", Reason: w.degraded,
+		Budget: w.fds.budget, Descriptors: w.fds.used, Polled: len(w.fds.dirs), FileWatches: len(w.fds.files)})
 }
 
 // Close stops watching, waits for the Watcher's goroutines and closes Batches. It is idempotent.
@@ -211,7 +238,7 @@ func (w *Watcher) Close() error {
 		w.mu.Lock()
 		w.closed = true
 		w.mu.Unlock()
-		w.closeErr = w.fsn.Close()
+		w.closeErr = w.k.Close()
 		w.wg.Wait()
 		w.feedMu.Lock()
 		w.resetCookies()
