@@ -11,11 +11,13 @@ import (
 
 	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/internal/words"
+	"github.com/grove-mcp/grove/watch"
 )
 
 // Doctor writes a report for a person: the roots grove resolved from cfg,
 // which are Git repositories, how many files a client would see, and the
-// machine's inotify watch limit.
+// machine's inotify watch limit, or where watches cost file descriptors
+// (kqueue), their budget and how much of it each root would take.
 func Doctor(ctx context.Context, w io.Writer, cfg Config) error {
 	s, err := New(cfg)
 	if err != nil {
@@ -48,14 +50,33 @@ func Doctor(ctx context.Context, w io.Writer, cfg Config) error {
 			continue
 		}
 		fmt.Fprintf(w, "  files: %d in %s (not counting .gitignored ones)\n", files, words.Count(dirs, "directory", "directories"))
+		if budget, _ := watch.DescriptorBudget(); budget > 0 {
+			fmt.Fprintf(w, "  watches: %s\n", budgetReport(files, dirs, budget))
+		}
 	}
 	mode := "read-write"
 	if cfg.ReadOnly {
 		mode = "read-only"
 	}
 	fmt.Fprintf(w, "mode: %s\n", mode)
-	fmt.Fprintf(w, "inotify: %s\n", inotifyReport())
+	if budget, limit := watch.DescriptorBudget(); budget > 0 {
+		fmt.Fprintf(w, "kqueue: watches may hold %d file descriptors, half of the limit of %d (one per watched "+
+			"directory and per entry in it); past that, directories are polled every %s\n", budget, limit, watch.DefaultPollInterval)
+	} else {
+		fmt.Fprintf(w, "inotify: %s\n", inotifyReport())
+	}
 	return nil
+}
+
+// budgetReport estimates what watching a tree of files and dirs takes under kqueue: a descriptor for each
+// directory and one for each entry of a watched directory (each file, and each directory again).
+func budgetReport(files, dirs, budget int) string {
+	need := files + 2*dirs
+	if need <= budget {
+		return fmt.Sprintf("all watched, about %d of the %d file descriptors", need, budget)
+	}
+	return fmt.Sprintf("about %d file descriptors to watch everything, over the budget of %d: the directories "+
+		"nearest the root and subscribed files are watched, the rest polled", need, budget)
 }
 
 func count(ctx context.Context, dir string) (files, dirs int, err error) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/grove-mcp/grove/fsres"
+	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,7 +34,18 @@ type ListRootsOut struct {
 	Roots    []RootInfo `json:"roots"`
 	Ignored  []string   `json:"ignored,omitempty" jsonschema:"client roots refused, with the reason"`
 	Watching string     `json:"watching,omitempty" jsonschema:"the state of change notifications when degraded"`
-	Hint     string     `json:"hint,omitempty"`
+	// Watches is set where watches cost file descriptors (kqueue: macOS, BSD).
+	Watches *WatchCounts `json:"watches,omitempty" jsonschema:"where watching costs file descriptors (macOS, BSD): the descriptor budget and what is watched and polled within it"`
+	Hint    string       `json:"hint,omitempty"`
+}
+
+// WatchCounts says how change notifications fit in the file descriptor budget (see package watch).
+type WatchCounts struct {
+	Budget      int `json:"budget" jsonschema:"file descriptors watches may hold: half the process's limit"`
+	Descriptors int `json:"descriptors" jsonschema:"file descriptors watches hold now (an upper bound)"`
+	Directories int `json:"directories" jsonschema:"directories watched"`
+	Polled      int `json:"polled" jsonschema:"directories polled instead, past the budget: their changes arrive within the poll interval"`
+	Files       int `json:"files" jsonschema:"subscribed files in polled directories, watched one by one"`
 }
 
 func (s *Server) addListRoots() {
@@ -63,6 +75,12 @@ func (s *Server) listRoots(_ context.Context, req *mcp.CallToolRequest, _ ListRo
 	if s.watchStatus != nil {
 		out.Watching = s.watchStatus()
 	}
+	if s.watcher != nil {
+		if st := s.watcher.w.Status(); st.Budget > 0 {
+			out.Watches = &WatchCounts{Budget: st.Budget, Descriptors: st.Descriptors, Directories: st.Watches,
+				Polled: st.Polled, Files: st.FileWatches}
+		}
+	}
 	if len(out.Roots) == 0 {
 		out.Hint = s.NoRoots(req).Error()
 	}
@@ -91,6 +109,11 @@ func (o ListRootsOut) text() string {
 	}
 	if o.Watching != "" {
 		fmt.Fprintf(&b, "watching: %s\n", o.Watching)
+	}
+	if c := o.Watches; c != nil {
+		fmt.Fprintf(&b, "watches: %d of a budget of %d file descriptors, for %s and %s; %s polled instead\n",
+			c.Descriptors, c.Budget, words.Count(c.Directories, "directory", "directories"),
+			words.Count(c.Files, "subscribed file", "subscribed files"), words.Count(c.Polled, "directory", "directories"))
 	}
 	if o.Hint != "" {
 		b.WriteString(o.Hint + "\n")
