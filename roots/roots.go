@@ -148,6 +148,11 @@ func parse(uri string) (string, error) {
 	if runtime.GOOS == "windows" && len(decoded) >= 3 && decoded[0] == '/' && decoded[2] == ':' {
 		decoded = decoded[1:] // file:///C:/dir
 	}
+	if windowsGrammar {
+		if err := CheckWindowsPath(decoded); err != nil {
+			return "", err
+		}
+	}
 	path := filepath.Clean(filepath.FromSlash(decoded))
 	if !filepath.IsAbs(path) {
 		return "", errors.New("path is not absolute")

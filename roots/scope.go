@@ -53,7 +53,9 @@ func (sc *Scope) absolute(s string) (string, error) {
 		return "", &inputError{input: `""`, err: ErrNotFound}
 	case strings.ContainsRune(s, 0):
 		return "", NotFound(strings.ReplaceAll(s, "\x00", `\0`))
-	case IsURI(s) && (strings.HasPrefix(strings.ToLower(s), "file:") || strings.Contains(s, "://")):
+	case windowsGrammar && !isFileURI(s) && CheckWindowsPath(s) != nil:
+		return "", &inputError{input: s, err: CheckWindowsPath(s)}
+	case isFileURI(s):
 		p, err := parse(s)
 		if err != nil {
 			return "", &inputError{input: s, err: err}
@@ -70,6 +72,11 @@ func (sc *Scope) absolute(s string) (string, error) {
 		base = filepath.Dir(base)
 	}
 	return filepath.Join(base, s), nil
+}
+
+// isFileURI reports whether s is to be parsed as a URI rather than taken as a path.
+func isFileURI(s string) bool {
+	return IsURI(s) && (strings.HasPrefix(strings.ToLower(s), "file:") || strings.Contains(s, "://"))
 }
 
 // Locate maps an absolute path to its location, if it lies inside a root.

@@ -177,6 +177,11 @@ var errOutsideCeiling = errors.New("not inside any --root directory, or missing"
 
 // intersect returns the entries a client root grants within the ceiling.
 func (s *Set) intersect(c ClientRoot) ([]*entry, error) {
+	if windowsGrammar && !IsURI(c.URI) {
+		if err := CheckWindowsPath(c.URI); err != nil {
+			return nil, err // URIs are checked by Parse
+		}
+	}
 	path, err := rootPath(c.URI)
 	if err != nil {
 		return nil, err
