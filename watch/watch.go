@@ -57,8 +57,8 @@
 // created in it later. There the watches may hold half of the process's descriptor limit (RLIMIT_NOFILE,
 // see [DescriptorBudget]); the other half is headroom, so that reads, repositories and connections never
 // fail with EMFILE. Within the budget the Watcher watches what matters first: the directories nearest the
-// roots (it walks breadth first there) and subscribed files ([Watcher.SetPolled]), which get an eighth of
-// the budget and are watched one by one when their directory is not. Directories that don't fit are
+// roots (it walks breadth first there) and subscribed files ([Watcher.SetPolled]), for which an eighth of
+// the budget is kept: one whose directory is not watched is watched by itself, at one descriptor. Directories that don't fit are
 // polled every [Options.PollInterval] (at most 20,000 entries per interval, round robin): their changes
 // arrive late, but arrive. When files created in watched directories push the watches past the budget, the
 // deepest watched directories are polled instead. [Status] says how many descriptors are held, of what
