@@ -7,6 +7,7 @@ package mergecmd
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -81,8 +82,10 @@ type Outcome struct {
 }
 
 // ApplyResult moves the worktree and index from HEAD's files to res, with conflict stages, and saves the index.
+// When res.Changed is set, head must be the files of the tree res merged as ours (the result's files are then
+// head's with res.Changed applied, and res.Tree is not read).
 func ApplyResult(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, res *merge.Result, what string) (Outcome, error) {
-	tgt, err := FlatTree(rp, ctx, res.Tree)
+	tgt, err := resultFiles(rp, ctx, head, res)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -113,6 +116,22 @@ func ApplyResult(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, hea
 	}
 	rp.Changed()
 	return out, nil
+}
+
+// resultFiles lists res.Tree's files: head's with res.Changed applied, or read from the tree.
+func resultFiles(rp *repo.Repo, ctx context.Context, head map[string]gitwrite.BlobEntry, res *merge.Result) (map[string]gitwrite.BlobEntry, error) {
+	if res.Changed == nil {
+		return FlatTree(rp, ctx, res.Tree)
+	}
+	tgt := maps.Clone(head)
+	for p, e := range res.Changed {
+		if e.Present() {
+			tgt[p] = gitwrite.BlobEntry{Hash: e.Hash, Mode: e.Mode}
+		} else {
+			delete(tgt, p)
+		}
+	}
+	return tgt, nil
 }
 
 // store is the merge engine's view of rp's objects.
