@@ -17,4 +17,5 @@ export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
 git clone -q "$REPO" "$SCRATCH/repo"
 go build -o "$SCRATCH/pickreplay" ./bench/cmd/pickreplay
 echo "load: $(uptime)"
+echo "repository: $REPO at $(git -C "$REPO" rev-parse HEAD)"
 "$SCRATCH/pickreplay" -repo "$SCRATCH/repo" -n "$N" -dist "$DIST"

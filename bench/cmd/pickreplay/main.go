@@ -74,7 +74,13 @@ func run(repo, rev string, n, dist int, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	list, _, err := git(repo, "rev-list", "--no-merges", "--topo-order", rev)
+	// The worktree's HEAD moves as git picks: resolve rev before.
+	tip, code, err := git(repo, "rev-parse", "--verify", rev+"^{commit}")
+	if err != nil || code != 0 {
+		return fmt.Errorf("resolving %s: exit %d %v", rev, code, err)
+	}
+	tip = strings.TrimSpace(tip)
+	list, _, err := git(repo, "rev-list", "--no-merges", "--topo-order", tip)
 	if err != nil {
 		return err
 	}
@@ -108,9 +114,8 @@ func run(repo, rev string, n, dist int, verbose bool) error {
 			return fmt.Errorf("revert %s: %w", c[:12], err)
 		}
 	}
-	head, _, _ := git(repo, "rev-parse", rev)
 	fmt.Printf("repository %s at %s; %d commits sampled from %d without merges (%d skipped: C~%d past the root)\n",
-		filepath.Base(strings.TrimSuffix(repo, "/")), strings.TrimSpace(head), picks.ops, len(all), skipped, dist)
+		filepath.Base(strings.TrimSuffix(repo, "/")), tip, picks.ops, len(all), skipped, dist)
 	for _, r := range []struct {
 		name string
 		t    *tally
