@@ -1,6 +1,6 @@
 package gittools
 
-// MergeReplay serves bench/cmd/mergereplay: grove's merge engine run on a repository's own commits without
+// MergeReplay serves bench/cmd/mergereplay and bench/cmd/pickreplay: grove's merge engine run on a repository's own commits without
 // writing to it, so its results can be compared with the git program's.
 
 import (
@@ -52,6 +52,41 @@ func (r *Replayer) Merge(ctx context.Context, ours, theirs, oursLabel, theirsLab
 	if err != nil {
 		return nil, err
 	}
+	return replayResult(res)
+}
+
+// Pick merges commit's change into onto as git_cherry_pick does (base commit's parent, theirs commit), or
+// with revert as git_revert does (base commit, theirs its parent). commit must have exactly one parent.
+func (r *Replayer) Pick(ctx context.Context, onto, commit string, revert bool) (*ReplayResult, error) {
+	c, err := r.st.Commit(plumbing.NewHash(commit))
+	if err != nil {
+		return nil, err
+	}
+	if c.NumParents() != 1 {
+		return nil, fmt.Errorf("commit %s has %d parents, not one", commit, c.NumParents())
+	}
+	p, err := r.st.Commit(c.ParentHashes[0])
+	if err != nil {
+		return nil, err
+	}
+	o, err := r.st.Commit(plumbing.NewHash(onto))
+	if err != nil {
+		return nil, err
+	}
+	opts := merge.Options{Labels: merge.Labels{Ours: "HEAD", Theirs: commit, Base: "parent of " + commit}}
+	base, theirs := p.TreeHash, c.TreeHash
+	if revert {
+		base, theirs = theirs, base
+		opts.Labels.Theirs, opts.Labels.Base = opts.Labels.Base, opts.Labels.Theirs
+	}
+	res, err := merge.Trees(ctx, r.st, base, o.TreeHash, theirs, opts)
+	if err != nil {
+		return nil, err
+	}
+	return replayResult(res)
+}
+
+func replayResult(res *merge.Result) (*ReplayResult, error) {
 	out := &ReplayResult{Tree: res.Tree.String(), Bases: len(res.Bases)}
 	for _, c := range res.Conflicts {
 		out.Conflicts = append(out.Conflicts, c.Path)

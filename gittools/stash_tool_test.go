@@ -1,6 +1,7 @@
 package gittools
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/grove-mcp/grove/gittools/internal/stashcmd"
@@ -91,4 +92,36 @@ func TestGitStashUntrackedAndConflict(t *testing.T) {
 		t.Errorf("untracked file or stash lost")
 	}
 	f.fails("git_stash", map[string]any{"repo_path": f.dir, "action": "push"}, "unmerged")
+}
+
+// TestGitStashPathsKeepsTheWholeIndex pushes a stash of one path with grove and the same stash with the git
+// program in a twin repository: git's index commit holds the whole index and its worktree commit the index
+// plus the worktree's version of the paths; only the paths are reset.
+func TestGitStashPathsKeepsTheWholeIndex(t *testing.T) {
+	files := map[string]string{"a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n", "d/e.txt": "e\n"}
+	setup := func(f *writeFixture) {
+		f.write(map[string]string{"a.txt": "a staged\n", "b.txt": "b staged\n", "new.txt": "new\n"})
+		f.git("add", "a.txt", "b.txt", "new.txt")
+		f.git("rm", "-q", "d/e.txt")
+		f.write(map[string]string{"a.txt": "a worktree\n", "b.txt": "b worktree\n", "c.txt": "c worktree\n"})
+	}
+	g, k := newWriteFixture(t, files), newWriteFixture(t, files)
+	setup(g)
+	setup(k)
+	var out stashcmd.Out
+	g.ok("git_stash", map[string]any{"repo_path": g.dir, "paths": []string{filepath.Join(g.dir, "b.txt")}}, &out)
+	k.git("stash", "push", "-q", "--", "b.txt")
+	for _, rev := range []string{"stash@{0}^2^{tree}", "stash@{0}^{tree}"} {
+		if got, want := g.git("rev-parse", rev), k.git("rev-parse", rev); got != want {
+			t.Errorf("%s: grove %s (%s), git %s (%s)", rev, got, g.git("ls-tree", "-r", rev), want, k.git("ls-tree", "-r", rev))
+		}
+	}
+	if got, want := g.git("status", "--porcelain"), k.git("status", "--porcelain"); got != want {
+		t.Errorf("status after push: grove %q, git %q", got, want)
+	}
+	for _, p := range []string{"a.txt", "b.txt", "c.txt"} {
+		if got, want := g.read(p), k.read(p); got != want {
+			t.Errorf("%s after push: grove %q, git %q", p, got, want)
+		}
+	}
 }

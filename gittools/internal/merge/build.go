@@ -30,7 +30,13 @@ func Trees(ctx context.Context, s *Store, base, ours, theirs plumbing.Hash, opts
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Tree: tree}
+	res := &Result{Tree: tree, Changed: make(map[string]Entry, len(m.c.files)+len(m.out))}
+	for p := range m.c.files { // the paths where ours and theirs differ: the only ones the result can change
+		res.Changed[p] = Entry{}
+	}
+	for p, e := range m.out {
+		res.Changed[p] = e
+	}
 	for _, c := range m.cfl {
 		res.Conflicts = append(res.Conflicts, *c)
 	}

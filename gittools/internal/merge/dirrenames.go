@@ -35,6 +35,9 @@ func (m *merger) dirsOf(side int) map[string]bool {
 
 // dirRenames returns side's directory renames, old directory -> new, from its file renames.
 func (m *merger) dirRenames(side int, ren map[string]string) map[string]string {
+	if len(ren) == 0 {
+		return nil // no file moved: no directory did (and the directories of every file need not be listed)
+	}
 	exists := m.dirsOf(side)
 	votes := map[string]map[string]int{}
 	for src, dst := range ren {

@@ -61,6 +61,10 @@ type Result struct {
 	Tree      plumbing.Hash // the merged tree; conflicted paths hold what the worktree gets
 	Conflicts []Conflict    // sorted by path
 	Bases     []plumbing.Hash
+	// Changed holds every path at which Tree may differ from the ours tree: its entry in Tree, or the zero
+	// Entry when Tree has no file there. Every other file of Tree is ours' as it is, so a caller holding
+	// ours' files gets Tree's without reading it. Nil when unknown.
+	Changed map[string]Entry
 }
 
 // Clean reports whether the merge had no conflict.

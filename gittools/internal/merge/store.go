@@ -1,11 +1,14 @@
 package merge
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
@@ -43,23 +46,27 @@ func (s *Store) Tree(h plumbing.Hash) ([]object.TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	t, err := object.GetTree(s.S, h)
+	data, err := s.read(plumbing.TreeObject, h)
 	if err != nil {
 		return nil, fmt.Errorf("reading tree %s: %w", h.String()[:7], err)
 	}
-	for _, e := range t.Entries {
+	es, err := parseTree(data)
+	if err != nil {
+		return nil, fmt.Errorf("reading tree %s: %w", h.String()[:7], err)
+	}
+	for _, e := range es {
 		if !gitfmt.ValidPathComponent(e.Name) {
 			return nil, gitfmt.BadEntry("tree "+h.String()[:7], e.Name)
 		}
 	}
-	return t.Entries, nil
+	return es, nil
 }
 
-// Blob reads a blob whole, up to MaxBlob bytes.
-func (s *Store) Blob(h plumbing.Hash) ([]byte, error) {
-	o, err := s.S.EncodedObject(plumbing.BlobObject, h)
+// read returns an object's content whole, up to MaxBlob bytes.
+func (s *Store) read(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	o, err := s.S.EncodedObject(t, h)
 	if err != nil {
-		return nil, fmt.Errorf("reading blob %s: %w", h.String()[:7], err)
+		return nil, err
 	}
 	limit := s.MaxBlob
 	if limit <= 0 {
@@ -75,9 +82,49 @@ func (s *Store) Blob(h plumbing.Hash) ([]byte, error) {
 	defer r.Close()
 	data := make([]byte, o.Size())
 	if _, err := io.ReadFull(r, data); err != nil {
-		return nil, fmt.Errorf("reading blob %s: %w", h.String()[:7], err)
+		return nil, err
 	}
 	return data, nil
+}
+
+// parseTree reads a tree object's entries ("<octal mode> <name>\x00<20-byte hash>" each, gitformat-tree
+// in git's documentation of the object format). It allocates once per entry name and is several times
+// quicker than go-git's decoder, which reads entry by entry through a buffered reader.
+func parseTree(data []byte) ([]object.TreeEntry, error) {
+	es := make([]object.TreeEntry, 0, bytes.Count(data, []byte{0}))
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp <= 0 || nul < sp+2 || len(data) < nul+1+hashLen {
+			return nil, errors.New("malformed tree entry")
+		}
+		var mode uint32
+		for _, c := range data[:sp] {
+			if c < '0' || c > '7' || mode > 0o7777777 {
+				return nil, errors.New("malformed tree entry mode")
+			}
+			mode = mode<<3 | uint32(c-'0')
+		}
+		var e object.TreeEntry
+		e.Mode = filemode.FileMode(mode)
+		e.Name = string(data[sp+1 : nul])
+		copy(e.Hash[:], data[nul+1:nul+1+hashLen])
+		es = append(es, e)
+		data = data[nul+1+hashLen:]
+	}
+	return es, nil
+}
+
+const hashLen = 20
+
+// Blob reads a blob whole, up to MaxBlob bytes.
+func (s *Store) Blob(h plumbing.Hash) ([]byte, error) {
+	data, err := s.read(plumbing.BlobObject, h)
+	var tooBig *ErrTooBig
+	if err != nil && !errors.As(err, &tooBig) {
+		return nil, fmt.Errorf("reading blob %s: %w", h.String()[:7], err)
+	}
+	return data, err
 }
 
 // PutBlob stores data as a blob.

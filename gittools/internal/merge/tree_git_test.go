@@ -2,6 +2,7 @@ package merge
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/google/go-cmp/cmp"
 )
 
 // gitRepo is a scratch repository driven by the git program, the oracle.
@@ -115,6 +117,28 @@ func (g *gitRepo) compare(ours, theirs string) {
 	}
 	if res.Tree.String() != lines[0] {
 		g.t.Errorf("tree %s, git merge-tree %s:\n%s\ngit:\n%s", res.Tree, lines[0], g.run("ls-tree", "-r", res.Tree.String()), g.run("ls-tree", "-r", lines[0]))
+	}
+	// ours' files with res.Changed applied are the result's files.
+	files := func(rev string) map[string]string {
+		out := map[string]string{}
+		for _, l := range strings.Split(g.run("ls-tree", "-r", rev), "\n") {
+			if meta, p, ok := strings.Cut(l, "\t"); ok {
+				f := strings.Fields(meta)
+				out[p] = f[0] + " " + f[2]
+			}
+		}
+		return out
+	}
+	got := files(ours)
+	for p, e := range res.Changed {
+		if e.Present() {
+			got[p] = fmt.Sprintf("%06o %s", uint32(e.Mode), e.Hash)
+		} else {
+			delete(got, p)
+		}
+	}
+	if diff := cmp.Diff(files(res.Tree.String()), got); diff != "" {
+		g.t.Errorf("ours' files with res.Changed applied differ from the result's (-result +applied):\n%s", diff)
 	}
 }
 

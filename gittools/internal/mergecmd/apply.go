@@ -7,11 +7,11 @@ package mergecmd
 import (
 	"context"
 	"fmt"
+	"maps"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
 	"github.com/grove-mcp/grove/gittools/internal/merge"
@@ -19,12 +19,38 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/writecmd"
 )
 
-// FlatTree lists a tree's files.
+// FlatTree lists a tree's files, within repo's tree budget. Trees are read with the merge engine's parser
+// (quicker than go-git's on the tens of thousands of entries a large worktree has).
 func FlatTree(rp *repo.Repo, ctx context.Context, tree plumbing.Hash) (map[string]gitwrite.BlobEntry, error) {
 	out := map[string]gitwrite.BlobEntry{}
-	return out, repo.WalkTree(rp, ctx, tree, "", repo.NewTreeBudget(), nil, func(p string, e object.TreeEntry) {
+	return out, flatTree(store(rp), ctx, tree, "", repo.NewTreeBudget(), out)
+}
+
+func flatTree(st *merge.Store, ctx context.Context, h plumbing.Hash, dir string, walk *repo.TreeBudget, out map[string]gitwrite.BlobEntry) error {
+	if err := walk.Next(ctx); err != nil {
+		return err
+	}
+	es, err := st.Tree(h)
+	if err != nil {
+		return err
+	}
+	if err := walk.Spend(len(es)); err != nil {
+		return err
+	}
+	for _, e := range es {
+		p, err := walk.Child(dir, e.Name)
+		if err != nil {
+			return err
+		}
+		if e.Mode == filemode.Dir {
+			if err := flatTree(st, ctx, e.Hash, p, walk, out); err != nil {
+				return err
+			}
+			continue
+		}
 		out[p] = gitwrite.BlobEntry{Hash: e.Hash, Mode: e.Mode}
-	})
+	}
+	return nil
 }
 
 // RequireCleanIndex fails when the index differs from HEAD's files (staged changes, or conflicts).
@@ -56,8 +82,10 @@ type Outcome struct {
 }
 
 // ApplyResult moves the worktree and index from HEAD's files to res, with conflict stages, and saves the index.
+// When res.Changed is set, head must be the files of the tree res merged as ours (the result's files are then
+// head's with res.Changed applied, and res.Tree is not read).
 func ApplyResult(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, res *merge.Result, what string) (Outcome, error) {
-	tgt, err := FlatTree(rp, ctx, res.Tree)
+	tgt, err := resultFiles(rp, ctx, head, res)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -90,9 +118,23 @@ func ApplyResult(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, hea
 	return out, nil
 }
 
+// resultFiles lists res.Tree's files: head's with res.Changed applied, or read from the tree.
+func resultFiles(rp *repo.Repo, ctx context.Context, head map[string]gitwrite.BlobEntry, res *merge.Result) (map[string]gitwrite.BlobEntry, error) {
+	if res.Changed == nil {
+		return FlatTree(rp, ctx, res.Tree)
+	}
+	tgt := maps.Clone(head)
+	for p, e := range res.Changed {
+		if e.Present() {
+			tgt[p] = gitwrite.BlobEntry{Hash: e.Hash, Mode: e.Mode}
+		} else {
+			delete(tgt, p)
+		}
+	}
+	return tgt, nil
+}
+
 // store is the merge engine's view of rp's objects.
 func store(rp *repo.Repo) *merge.Store {
 	return &merge.Store{S: rp.Git.Storer, MaxBlob: rp.MaxRead}
 }
-
-var _ = filemode.Regular

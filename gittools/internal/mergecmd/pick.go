@@ -105,6 +105,9 @@ func (p *picker) run(ctx context.Context, todo []plumbing.Hash, orig plumbing.Ha
 			return p.out, err
 		}
 		if len(conflicts) == 0 {
+			// The first commit is applied: from here a cancelled request would leave the sequence half
+			// done, so it runs to its end or to a conflict (each step is bounded; at most maxRevisions).
+			ctx = context.WithoutCancel(ctx)
 			continue
 		}
 		p.out.Result, p.out.Conflicts = ResultConflicts, conflicts

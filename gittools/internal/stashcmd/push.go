@@ -42,7 +42,7 @@ func save(rp *repo.Repo, ctx context.Context, in Args, rels []string, out *Out) 
 	if u := ix.Unmerged(); len(u) > 0 {
 		return fmt.Errorf("cannot stash: unmerged paths %v", u)
 	}
-	idx, wtree, err := snapshot(rp, ctx, ix, head, rels)
+	idx, wtree, err := snapshot(rp, ctx, ix, rels)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func save(rp *repo.Repo, ctx context.Context, in Args, rels []string, out *Out) 
 			return err
 		}
 	}
-	changed := changedPaths(head, idx, wtree)
+	changed := changedPaths(head, idx, wtree, rels)
 	if len(changed) == 0 && len(unt) == 0 {
 		out.Nothing = true
 		return nil
@@ -80,14 +80,10 @@ func save(rp *repo.Repo, ctx context.Context, in Args, rels []string, out *Out) 
 	return nil
 }
 
-// snapshot returns the index's and the worktree's version of the tracked files (in rels, others as in HEAD).
-func snapshot(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, rels []string) (idx, wtree map[string]gitwrite.BlobEntry, err error) {
+// snapshot returns the index's version of every tracked file (git's index commit keeps the whole index, paths
+// or not) and the worktree's: the files on disk for the paths in rels, the index's version of the others.
+func snapshot(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, rels []string) (idx, wtree map[string]gitwrite.BlobEntry, err error) {
 	idx, wtree = map[string]gitwrite.BlobEntry{}, map[string]gitwrite.BlobEntry{}
-	for p, b := range head {
-		if !inPaths(p, rels) {
-			idx[p], wtree[p] = b, b
-		}
-	}
 	wt, err := gitwrite.OpenWorktree(rp)
 	if err != nil {
 		return nil, nil, err
@@ -97,10 +93,17 @@ func snapshot(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, head m
 	fileMode := gitwrite.FileModeTrusted(rp)
 	for name := range ix.ByName {
 		e := ix.Entry(name)
-		if e == nil || e.IntentToAdd || !inPaths(name, rels) {
+		if e == nil || e.IntentToAdd {
 			continue
 		}
 		idx[name] = gitwrite.BlobEntry{Hash: e.Hash, Mode: e.Mode}
+		if !inPaths(name, rels) {
+			wtree[name] = idx[name]
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		fi, err := wt.Lstat(filepath.FromSlash(name))
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || gitwrite.CheckParents(wt, name) != nil:
@@ -123,13 +126,14 @@ func snapshot(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, head m
 	return idx, wtree, nil
 }
 
-// changedPaths lists the paths whose index or worktree version differs from HEAD's.
-func changedPaths(head, idx, wtree map[string]gitwrite.BlobEntry) []string {
+// changedPaths lists the paths in rels whose index or worktree version differs from HEAD's: the ones the
+// stash takes away.
+func changedPaths(head, idx, wtree map[string]gitwrite.BlobEntry, rels []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, m := range []map[string]gitwrite.BlobEntry{head, idx, wtree} {
 		for p := range m {
-			if seen[p] {
+			if seen[p] || !inPaths(p, rels) {
 				continue
 			}
 			seen[p] = true

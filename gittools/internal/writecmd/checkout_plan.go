@@ -125,6 +125,9 @@ func (pl *planner) clean(p string, e *index.Entry) bool {
 	if err != nil || fi.IsDir() {
 		return e.Mode == 0o160000 && err == nil // a submodule is a directory; its contents are not ours
 	}
+	if pl.ix != nil && gitwrite.EntryUnchanged(e, fi, pl.ix.Idx.ModTime, gitwrite.EntryMode(fi, pl.fileMode, e.Mode)) {
+		return true // the index's stat data still describe the file: not read again, as git status does
+	}
 	h, fi, err := gitwrite.BlobHash(pl.ctx, pl.wt, filepath.FromSlash(p))
 	if err != nil {
 		return false // unreadable, or the request ended: switchTo checks ctx before writing anything

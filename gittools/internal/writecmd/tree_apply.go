@@ -34,6 +34,9 @@ func PlanTreeMove(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, cu
 	}
 	plan := makePlan(rp, ctx, wt, ix, cur, tgt)
 	wt.Close()
+	if err := ctx.Err(); err != nil {
+		return nil, err // a file the plan could not read when the request ended is not a local change
+	}
 	if len(plan.unsupported) > 0 {
 		return nil, fmt.Errorf("cannot %s with grove; nothing was changed:\n  %s", what,
 			strings.Join(plan.unsupported[:min(len(plan.unsupported), 20)], "\n  "))

@@ -1,0 +1,5 @@
+//go:build !race
+
+package gittools
+
+const raceEnabled = false
