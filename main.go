@@ -21,6 +21,7 @@ import (
 
 	"github.com/grove-mcp/grove/server"
 	"github.com/grove-mcp/grove/server/httpserve"
+	"github.com/grove-mcp/grove/server/stdio"
 	"golang.org/x/term"
 )
 
@@ -82,7 +83,6 @@ func run(args []string) int {
 	}
 	defer closeLog()
 	cfg.Logger = logger
-	cfg.Stdin, cfg.Stdout = os.Stdin, os.Stdout
 
 	ctx, stop := notifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -107,7 +107,7 @@ func run(args []string) int {
 	if isTerminal(os.Stdin) {
 		fmt.Fprintf(os.Stderr, terminalHint, selfCommand())
 	}
-	if err := server.Run(ctx, cfg); err != nil && !errors.Is(err, context.Canceled) {
+	if err := stdio.Run(ctx, cfg, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
 		if opts.logFile != "" {
 			logger.Error("server stopped", "err", err)
 		}

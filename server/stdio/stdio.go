@@ -1,7 +1,9 @@
-package server
+package stdio
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -83,4 +85,26 @@ func (c *drainConn) waitIdle(limit time.Duration) {
 	case <-idle:
 	case <-t.C:
 	}
+}
+
+// withCode gives an error answer without a JSON-RPC code one: the SDK sends
+// its plain errors with code 0, which no client can act on. A request before
+// initialize is an invalid request (-32600); anything else is an internal
+// error (-32603).
+func withCode(msg jsonrpc.Message) jsonrpc.Message {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || resp.Error == nil {
+		return msg
+	}
+	var rpcErr *jsonrpc.Error
+	if errors.As(resp.Error, &rpcErr) && rpcErr.Code != 0 {
+		return msg
+	}
+	code := int64(jsonrpc.CodeInternalError)
+	if strings.Contains(resp.Error.Error(), "invalid during session initialization") {
+		code = jsonrpc.CodeInvalidRequest
+	}
+	coded := *resp
+	coded.Error = &jsonrpc.Error{Code: code, Message: resp.Error.Error()}
+	return &coded
 }

@@ -1,4 +1,4 @@
-package server
+package stdio
 
 import (
 	"bufio"
@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/grove-mcp/grove/internal/servertest"
+	"github.com/grove-mcp/grove/server"
 )
 
 // stdioSession runs Run over pipes with dir as its root, past the handshake,
@@ -18,7 +21,7 @@ func stdioSession(b *testing.B, dir string) func(call string) []byte {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- Run(context.Background(), Config{Roots: []string{dir}, Stdin: inR, Stdout: outW}) }()
+	go func() { done <- Run(context.Background(), server.Config{Roots: []string{dir}}, inR, outW) }()
 	b.Cleanup(func() {
 		inW.Close()
 		if err := <-done; err != nil {
@@ -51,12 +54,12 @@ func toolCall(name string, args string) string {
 // shaped like bench/fs.sh's: a 1 MiB file of Go-like lines, a directory of
 // 1,000 files, and a tree of 40 directories of 49 files.
 func BenchmarkToolsStdio(b *testing.B) {
-	dir := realTemp(b)
+	dir := servertest.RealTemp(b)
 	line := "\tfmt.Println(\"hello, world\") // a line of Go, more or less\n"
-	write(b, filepath.Join(dir, "big.txt"), strings.Repeat(line, (1<<20)/len(line)))
-	mkdirs(b, dir, "list")
+	servertest.Write(b, filepath.Join(dir, "big.txt"), strings.Repeat(line, (1<<20)/len(line)))
+	servertest.Mkdirs(b, dir, "list")
 	for i := range 1000 {
-		write(b, filepath.Join(dir, "list", fmt.Sprintf("f%04d.txt", i)), "x")
+		servertest.Write(b, filepath.Join(dir, "list", fmt.Sprintf("f%04d.txt", i)), "x")
 	}
 	for d := range 40 {
 		sub := filepath.Join(dir, "tree", fmt.Sprintf("d%02d", d))
@@ -64,7 +67,7 @@ func BenchmarkToolsStdio(b *testing.B) {
 			b.Fatal(err)
 		}
 		for f := range 49 {
-			write(b, filepath.Join(sub, fmt.Sprintf("f%02d.txt", f)), "x")
+			servertest.Write(b, filepath.Join(sub, fmt.Sprintf("f%02d.txt", f)), "x")
 		}
 	}
 	call := stdioSession(b, dir)

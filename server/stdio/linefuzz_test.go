@@ -1,4 +1,4 @@
-package server
+package stdio
 
 import (
 	"bufio"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/grove-mcp/grove/server"
 )
 
 // issueLines are the lines of issue 11's items 1-6, and their neighbours:
@@ -64,13 +65,15 @@ var issueLines = []string{
 // Run serves stdin and stdout.
 func FuzzServerLines(f *testing.F) {
 	root := fuzzRoot(f)
-	s, err := New(Config{Roots: []string{root}, ReadOnly: true})
+	s, err := server.New(server.Config{Roots: []string{root}, ReadOnly: true})
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { s.Close() })
+	c := &carrier{}
+	s.MCP().AddReceivingMiddleware(c.results)
 	serve := func(in io.Reader, out io.Writer) error {
-		return s.mcp.Run(context.Background(), drainTransport{guardedStdio(in, out, s.carry, s.logger)})
+		return serve(context.Background(), s, c, in, out)
 	}
 	for _, l := range issueLines {
 		f.Add([]byte(l))

@@ -1,4 +1,4 @@
-package server
+package stdio
 
 import (
 	"bufio"
@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/internal/servertest"
+	"github.com/grove-mcp/grove/server"
 )
 
 // stdioClient drives [Run] over in-process pipes with raw JSON lines: the
@@ -24,14 +26,13 @@ type stdioClient struct {
 	done  chan error
 }
 
-func runStdio(t testing.TB, cfg Config) *stdioClient {
+func runStdio(t testing.TB, cfg server.Config) *stdioClient {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	cfg.Stdin, cfg.Stdout = inR, outW
 	c := &stdioClient{t: t, w: inW, lines: make(chan []byte, 256), done: make(chan error, 1)}
 	go func() {
-		err := Run(context.Background(), cfg)
+		err := Run(context.Background(), cfg, inR, outW)
 		inR.Close()
 		outW.Close()
 		c.done <- err
@@ -150,8 +151,8 @@ func decodeJSON(t testing.TB, s string) any {
 // hostileRoot is a root holding a.txt.
 func hostileRoot(t testing.TB) string {
 	t.Helper()
-	dir := realTemp(t)
-	write(t, filepath.Join(dir, "a.txt"), "alpha\n")
+	dir := servertest.RealTemp(t)
+	servertest.Write(t, filepath.Join(dir, "a.txt"), "alpha\n")
 	return dir
 }
 
@@ -160,8 +161,8 @@ func hostileRoot(t testing.TB) string {
 // session goes on. Issue 11, item 1.
 func TestStdioControlCharURIs(t *testing.T) {
 	root := hostileRoot(t)
-	c := runStdio(t, Config{Roots: []string{root}})
-	c.initialize(legacy)
+	c := runStdio(t, server.Config{Roots: []string{root}})
+	c.initialize(servertest.Legacy)
 	modernMeta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 	for i, ch := range []string{`\u0000`, `\u0001`, `\u001b`, `\u007f`, `\u0000\u001f\"\\`} {
 		for _, tt := range []struct{ method, uri, meta, code string }{
@@ -188,7 +189,7 @@ func TestStdioBatches(t *testing.T) {
 	notes := `[{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","method":"notifications/y"}]`
 	pingAndNote := `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"}]`
 	t.Run("2025-03-26", func(t *testing.T) {
-		c := runStdio(t, Config{Roots: []string{hostileRoot(t)}})
+		c := runStdio(t, server.Config{Roots: []string{hostileRoot(t)}})
 		c.initialize("2025-03-26")
 		c.send(notes)
 		if got, want := c.ask(pingAndNote), `[{"jsonrpc":"2.0","id":1,"result":{}}]`; got != want {
@@ -201,7 +202,7 @@ func TestStdioBatches(t *testing.T) {
 	})
 	for _, version := range []string{"", "2025-06-18", "2025-11-25", "modern"} {
 		t.Run("refused "+version, func(t *testing.T) {
-			c := runStdio(t, Config{Roots: []string{hostileRoot(t)}})
+			c := runStdio(t, server.Config{Roots: []string{hostileRoot(t)}})
 			line := pingAndNote
 			switch version {
 			case "modern":
@@ -228,8 +229,8 @@ func TestStdioBatches(t *testing.T) {
 
 // Ids are strings or integers, echoed as sent. Issue 11, item 3.
 func TestStdioIDs(t *testing.T) {
-	c := runStdio(t, Config{Roots: []string{hostileRoot(t)}})
-	c.initialize(legacy)
+	c := runStdio(t, server.Config{Roots: []string{hostileRoot(t)}})
+	c.initialize(servertest.Legacy)
 	for _, id := range []string{`null`, `1.5`, `1e3`, `-0.0`, `true`} {
 		if got, want := c.ask(`{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`), `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`; got != want {
 			t.Errorf("id %s answered %s, want %s", id, got, want)
@@ -245,8 +246,8 @@ func TestStdioIDs(t *testing.T) {
 
 // An over-long message is answered with its id. Issue 11, item 4.
 func TestStdioTooLong(t *testing.T) {
-	c := runStdio(t, Config{Roots: []string{hostileRoot(t)}})
-	c.initialize(legacy)
+	c := runStdio(t, server.Config{Roots: []string{hostileRoot(t)}})
+	c.initialize(servertest.Legacy)
 	got := c.ask(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"git_commit","arguments":{"message":"` + strings.Repeat("m", 20<<20) + `"}}}`)
 	if want := `{"jsonrpc":"2.0","id":42,"error":{"code":-32600,"message":"message too large","data":{"maxBytes":16777216}}}`; got != want {
 		t.Errorf("answered %s, want %s", got, want)
@@ -257,7 +258,7 @@ func TestStdioTooLong(t *testing.T) {
 // A cancelled request is never answered: a modern subscriptions/listen, which
 // runs until cancelled, ends without a response. Issue 11, item 5.
 func TestStdioCancel(t *testing.T) {
-	c := runStdio(t, Config{Roots: []string{hostileRoot(t)}})
+	c := runStdio(t, server.Config{Roots: []string{hostileRoot(t)}})
 	c.send(`{"jsonrpc":"2.0","id":77,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	for ack := false; !ack; {
 		select {
@@ -278,8 +279,8 @@ func TestStdioCancel(t *testing.T) {
 // A request missing a required param, or with one out of its range, is
 // invalid params (-32602). Issue 11, item 6, and its class.
 func TestStdioInvalidParams(t *testing.T) {
-	c := runStdio(t, Config{Roots: []string{hostileRoot(t)}})
-	c.initialize(legacy)
+	c := runStdio(t, server.Config{Roots: []string{hostileRoot(t)}})
+	c.initialize(servertest.Legacy)
 	for _, tt := range []struct{ method, params string }{
 		{"resources/read", ``},
 		{"resources/read", `,"params":{}`},

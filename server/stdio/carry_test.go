@@ -1,4 +1,4 @@
-package server
+package stdio
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -150,8 +151,8 @@ func TestCarrierWrite(t *testing.T) {
 // Over stdio, large reads arrive whole through every path that carries them:
 // read_file, read_files, resources/read, and a large structured result.
 func TestBinaryLargeTexts(t *testing.T) {
-	bin := groveBinary(t)
-	dir := realTemp(t)
+	bin := servertest.GroveBinary(t)
+	dir := servertest.RealTemp(t)
 	var sb strings.Builder
 	for i := 0; sb.Len() < 3*carryMin; i++ {
 		sb.WriteString("line \"quoted\" \\ tab\t<tag> é 🎉 ")
@@ -160,11 +161,11 @@ func TestBinaryLargeTexts(t *testing.T) {
 	}
 	text := sb.String()
 	name := filepath.Join(dir, "big.txt")
-	write(t, name, text)
+	servertest.Write(t, name, text)
 	many := filepath.Join(dir, "many")
-	mkdirs(t, dir, "many")
+	servertest.Mkdirs(t, dir, "many")
 	for i := range 300 {
-		write(t, filepath.Join(many, fmt.Sprintf("file-%03d.txt", i)), "x")
+		servertest.Write(t, filepath.Join(many, fmt.Sprintf("file-%03d.txt", i)), "x")
 	}
 	uri := "file://" + filepath.ToSlash(name)
 	cmd := exec.Command(bin, "--root", dir)

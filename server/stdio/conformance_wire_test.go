@@ -1,4 +1,4 @@
-package server
+package stdio
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/grove-mcp/grove/server"
 )
 
 // wirePeer is the synthetic client: it writes raw JSON lines to the server
@@ -35,15 +37,14 @@ type wireHeader struct {
 
 // startWirePeer runs the server as main does, [Run] over a pair of pipes, so
 // the golden files see grove's own stdio stack (line guard, drain).
-func startWirePeer(t *testing.T, cfg Config, root string) *wirePeer {
+func startWirePeer(t *testing.T, cfg server.Config, root string) *wirePeer {
 	t.Helper()
 	toServer, clientOut := io.Pipe()
 	clientIn, fromServer := io.Pipe()
-	cfg.Stdin, cfg.Stdout = toServer, fromServer
 	p := &wirePeer{t: t, root: root, w: clientOut, lines: make(chan []byte, 64), done: make(chan error, 1),
 		streams: map[string]bool{}, answered: map[string]bool{}, vars: map[string]string{"ROOT": root, "ROOTPATH": strings.TrimPrefix(root, "/")}}
 	go func() {
-		err := Run(t.Context(), cfg)
+		err := Run(t.Context(), cfg, toServer, fromServer)
 		toServer.Close() // the client's next write fails instead of blocking
 		fromServer.Close()
 		p.done <- err

@@ -1,9 +1,11 @@
-package server
+package stdio
 
 import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/grove-mcp/grove/server"
 )
 
 // The SDK checks few params: a request without the params its method needs
@@ -75,7 +77,7 @@ func modernMeta(p map[string]json.RawMessage) bool {
 	var meta struct {
 		Version string `json:"io.modelcontextprotocol/protocolVersion"`
 	}
-	return json.Unmarshal(p["_meta"], &meta) == nil && meta.Version >= modernVersion
+	return json.Unmarshal(p["_meta"], &meta) == nil && meta.Version >= server.ModernVersion
 }
 
 // A paramCheck returns why p is wrong, or "".

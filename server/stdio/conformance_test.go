@@ -1,4 +1,4 @@
-package server
+package stdio
 
 // Protocol golden files, in the manner of go-sdk's mcp/conformance_test.go.
 // Each testdata/conformance/*.txtar archive holds:
@@ -40,14 +40,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
+	"github.com/grove-mcp/grove/server"
 	"golang.org/x/tools/txtar"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files: conformance server sections and tool/prompt snapshots")
+var update = flag.Bool("update", false, "rewrite the server sections of the conformance golden files")
 
 // wireTimeout bounds every wait for a server message.
 const wireTimeout = 30 * time.Second
@@ -191,13 +191,13 @@ func (test *conformanceTest) writeServer(t *testing.T, got string) {
 // writeTree creates the archive's tree under a fresh directory and returns it.
 func (test *conformanceTest) writeTree(t *testing.T) string {
 	t.Helper()
-	root := realTemp(t)
+	root := servertest.RealTemp(t)
 	if uri := roots.URI(root); uri != "file://"+root {
 		t.Skipf("temporary directory %q needs escaping in a URI (%s): golden files assume it does not", root, uri)
 	}
 	writeFiles(t, root, "tree/", test.tree)
 	for _, dir := range test.config.Git {
-		commitAll(t, strings.ReplaceAll(dir, "${ROOT}", root))
+		servertest.CommitAll(t, strings.ReplaceAll(dir, "${ROOT}", root))
 	}
 	writeFiles(t, root, "work/", test.work)
 	return root
@@ -219,32 +219,11 @@ func writeFiles(t *testing.T, root, prefix string, files []txtar.File) {
 	}
 }
 
-// commitAll makes dir a repository with one commit of everything in it. The
-// fixed signature makes the hashes the same on every run.
-func commitAll(t *testing.T, dir string) {
-	t.Helper()
-	repo, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
-		t.Fatal(err)
-	}
-	sig := &object.Signature{Name: "Conformance", Email: "conformance@example.com", When: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	if _, err := wt.Commit("Initial commit\n", &git.CommitOptions{Author: sig, Committer: sig}); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // runConformanceTest plays the client section against a fresh server and
 // returns the server's messages, normalised and indented.
 func runConformanceTest(t *testing.T, test *conformanceTest) string {
 	root := test.writeTree(t)
-	cfg := Config{ReadOnly: test.config.ReadOnly, Version: conformanceVersion}
+	cfg := server.Config{ReadOnly: test.config.ReadOnly, Version: conformanceVersion}
 	for _, r := range test.config.Roots {
 		cfg.Roots = append(cfg.Roots, strings.ReplaceAll(r, "${ROOT}", root))
 	}
