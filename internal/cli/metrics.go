@@ -1,8 +1,7 @@
-package main
+package cli
 
 import (
 	"context"
-	"flag"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -14,24 +13,20 @@ import (
 	"github.com/grove-mcp/grove/server/httpserve"
 )
 
-func metricsFlags(fs *flag.FlagSet, opts *flagOpts) {
-	fs.StringVar(&opts.metricsAddr, "metrics", "", "serve Prometheus metrics at http://ADDR/metrics (loopback only unless a token is set with --http-token-file or $"+httpserve.TokenEnv+"; --http serves them at /metrics too)")
-}
-
 // startMetrics makes the metrics when something will serve them: --metrics
 // ADDR's own listener, or /metrics beside /mcp with --http. It returns nil
 // metrics when neither is asked for, and a stop function that ends the
 // listener and waits for it.
-func startMetrics(ctx context.Context, opts flagOpts, logger *slog.Logger) (*metrics.Metrics, func(), error) {
-	if opts.metricsAddr == "" && opts.http.Addr == "" {
+func startMetrics(ctx context.Context, opts Options, logger *slog.Logger) (*metrics.Metrics, func(), error) {
+	if opts.MetricsAddr == "" && opts.HTTP.Addr == "" {
 		return nil, func() {}, nil
 	}
 	m := metrics.New()
-	if opts.metricsAddr == "" {
+	if opts.MetricsAddr == "" {
 		return m, func() {}, nil
 	}
-	addr := httpserve.Addr(opts.metricsAddr)
-	token, err := metricsToken(addr, opts.tokenFile, os.Getenv(httpserve.TokenEnv))
+	addr := httpserve.Addr(opts.MetricsAddr)
+	token, err := metricsToken(addr, opts.TokenFile, os.Getenv(httpserve.TokenEnv))
 	if err != nil {
 		return nil, nil, err
 	}
