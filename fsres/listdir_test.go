@@ -2,7 +2,6 @@ package fsres
 
 import (
 	"fmt"
-	"github.com/grove-mcp/grove/fsres/internal/dirent"
 	"os"
 	"path"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/grove-mcp/grove/fsres/internal/dirent"
 
 	"github.com/google/go-cmp/cmp"
 )

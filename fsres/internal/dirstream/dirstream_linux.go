@@ -1,6 +1,6 @@
 //go:build linux
 
-package fsres
+package dirstream
 
 import (
 	"bytes"
@@ -17,9 +17,9 @@ import (
 	"github.com/grove-mcp/grove/internal/dtype"
 )
 
-// streaming says whether this build lists huge directories in the file
-// system's order: it needs getdents64's d_off and lseek to resume by it.
-const streaming = true
+// Supported says whether this build reads directories as a stream, in the
+// file system's order: it needs getdents64's d_off and lseek to resume by it.
+const Supported = true
 
 // direntBufSize is the largest getdents64 buffer of a streamed directory: a
 // batch of about 1,000 entries of short names. A page that needs fewer
@@ -34,18 +34,18 @@ func direntBufFor(n int) int {
 	return min(max(n*48+512, 4<<10), direntBufSize)
 }
 
-// A dirents reads one directory with getdents64, keeping each entry's d_off:
+// A Dir reads one directory with getdents64, keeping each entry's d_off:
 // the position of the entry after it, which lseek on a new descriptor of the
 // same directory resumes from.
-type dirents struct {
-	f    *os.File
-	bp   *[]byte // from direntBufPool
-	buf  []byte  // the part of *bp read into
-	ents []dent  // read, not yet taken
-	eof  bool
+type Dir struct {
+	f       *os.File
+	bp      *[]byte // from direntBufPool
+	buf     []byte  // the part of *bp read into
+	Entries []Entry // read, not yet taken
+	eof     bool
 }
 
-// openDirents opens the directory "." of dir and places it at off (0: the
+// Open opens the directory "." of dir and places it at off (0: the
 // start), a d_off from an earlier listing of it; batches hold about n
 // entries.
 //
@@ -55,12 +55,12 @@ type dirents struct {
 // the directory changes, an entry may be skipped or repeated if the
 // directory changes between two pages; the names read are still this
 // directory's, inside the root, as the descriptor is opened through it.
-func openDirents(dir *os.Root, off int64, n int) (*dirents, error) {
+func Open(dir *os.Root, off int64, n int) (*Dir, error) {
 	f, err := dir.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
-	d := &dirents{f: f}
+	d := &Dir{f: f}
 	d.bp = direntBufPool.Get().(*[]byte)
 	d.buf = (*d.bp)[:direntBufFor(n)]
 	if off != 0 {
@@ -73,21 +73,22 @@ func openDirents(dir *os.Root, off int64, n int) (*dirents, error) {
 			err = serr
 		}
 		if err != nil {
-			d.close()
+			d.Close()
 			return nil, err
 		}
 	}
 	return d, nil
 }
 
-func (d *dirents) close() {
+// Close closes the directory's descriptor.
+func (d *Dir) Close() {
 	d.f.Close()
 	direntBufPool.Put(d.bp)
 }
 
 // more reads the next batch; false at the end of the directory or on an
 // error (an unreadable rest reads as the end).
-func (d *dirents) more() bool {
+func (d *Dir) More() bool {
 	if d.eof {
 		return false
 	}
@@ -110,7 +111,7 @@ func (d *dirents) more() bool {
 		d.eof = true
 		return false
 	}
-	d.ents = parseDentOffs(d.buf[:n], d.ents)
+	d.Entries = parseDentOffs(d.buf[:n], d.Entries)
 	d.buf = (*d.bp)[:direntBufSize] // the next batches: whole ones
 	return true
 }
@@ -118,7 +119,7 @@ func (d *dirents) more() bool {
 // lstat describes the entry name of the directory, not following a
 // symlink: one fstatat on the listing's descriptor, name being one entry's
 // name (no "/"), so it never leaves the directory.
-func (d *dirents) lstat(name string) (mode fs.FileMode, size int64, mtime time.Time, err error) {
+func (d *Dir) Lstat(name string) (mode fs.FileMode, size int64, mtime time.Time, err error) {
 	rc, err := d.f.SyscallConn()
 	if err != nil {
 		return 0, 0, time.Time{}, err
@@ -144,14 +145,14 @@ func (d *dirents) lstat(name string) (mode fs.FileMode, size int64, mtime time.T
 	return mode, st.Size, time.Unix(st.Mtim.Unix()), nil
 }
 
-// moreThan reports whether the directory "." of dir holds more than n
+// MoreThan reports whether the directory "." of dir holds more than n
 // entries (besides "." and ".."), reading no further than it takes to know.
-func moreThan(dir *os.Root, n int) bool {
-	d, err := openDirents(dir, 0, direntBufSize)
+func MoreThan(dir *os.Root, n int) bool {
+	d, err := Open(dir, 0, direntBufSize)
 	if err != nil {
 		return false
 	}
-	defer d.close()
+	defer d.Close()
 	rc, err := d.f.SyscallConn()
 	if err != nil {
 		return false
@@ -192,7 +193,7 @@ func moreThan(dir *os.Root, n int) bool {
 // parseDentOffs appends the linux_dirent64 records of buf (d_ino, d_off,
 // d_reclen, d_type, d_name) to ents, leaving out "." and "..". The names
 // of one batch share one allocation.
-func parseDentOffs(buf []byte, ents []dent) []dent {
+func parseDentOffs(buf []byte, ents []Entry) []Entry {
 	type rec struct {
 		end int
 		typ byte
@@ -209,7 +210,7 @@ func parseDentOffs(buf []byte, ents []dent) []dent {
 	start := 0
 	for _, r := range recs {
 		typ, known := dtype.Mode(r.typ)
-		ents = append(ents, dent{name: all[start:r.end], typ: typ, known: known, off: r.off})
+		ents = append(ents, Entry{Name: all[start:r.end], Type: typ, Known: known, Off: r.off})
 		start = r.end
 	}
 	return ents
