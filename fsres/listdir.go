@@ -4,12 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/grove-mcp/grove/fsres/internal/dirent"
 	"io/fs"
 	"os"
 	"path"
 	"strings"
-
-	"github.com/grove-mcp/grove/fsres/internal/dirent"
 
 	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"

@@ -2,6 +2,7 @@ package fsres
 
 import (
 	"fmt"
+	"github.com/grove-mcp/grove/fsres/internal/dirent"
 	"os"
 	"path"
 	"path/filepath"
@@ -9,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/grove-mcp/grove/fsres/internal/dirent"
 
 	"github.com/google/go-cmp/cmp"
 )

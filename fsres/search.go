@@ -3,10 +3,9 @@ package fsres
 import (
 	"context"
 	"fmt"
+	"github.com/grove-mcp/grove/fsres/internal/glob"
 	"io/fs"
 	"strings"
-
-	"github.com/grove-mcp/grove/fsres/internal/glob"
 
 	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
