@@ -1,110 +1,57 @@
+// Package stdio serves a grove [server.Server] over stdin and stdout:
+// newline-delimited JSON-RPC, one client, until the end of its input.
+//
+//	err := stdio.Run(ctx, server.Config{Roots: []string{"/home/me/project"}}, os.Stdin, os.Stdout)
+//
+// It owns the wire, not the features: grove reads and writes the lines itself
+// rather than through the SDK's IOTransport (wire.go says why). The reader
+// answers lines that are not valid requests (lineguard.go), checks each
+// request's params (params.go), takes batches apart (batch.go), gives each
+// request a synthetic id (ids.go) and handles cancellation (cancel.go); the
+// writer (writer.go) restores the client's ids, swaps in the large texts a
+// [carrier] took around the SDK's encoder (carry.go), and bounds error
+// answers; drainTransport (drain.go) answers what was asked before the end of
+// input ends the session.
 package stdio
 
 import (
 	"context"
 	"errors"
-	"strings"
-	"sync"
-	"time"
+	"fmt"
+	"io"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/grove-mcp/grove/server"
 )
 
-// drainTimeout bounds how long grove, at the end of its input, waits for the
-// answers to requests it already read. A hung handler must not keep the
-// process alive.
-const drainTimeout = 10 * time.Second
-
-// drainTransport answers what was asked before it reports the end of input,
-// so that a client that writes its requests and closes stdin still gets every
-// answer. Without it the SDK closes the connection with calls in flight.
-type drainTransport struct{ mcp.Transport }
-
-func (t drainTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.Transport.Connect(ctx)
+// Run builds a server from cfg and serves one client over in and out (main
+// hands it the process's stdin and stdout) until the client goes away (end of
+// input) or ctx is done.
+func Run(ctx context.Context, cfg server.Config, in io.Reader, out io.Writer) error {
+	if in == nil || out == nil {
+		return errors.New("stdio.Run needs an input and an output")
+	}
+	s, err := server.New(cfg)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return &drainConn{Connection: c, open: make(map[jsonrpc.ID]struct{})}, nil
-}
-
-type drainConn struct {
-	mcp.Connection
-
-	mu   sync.Mutex              // guards the fields below
-	open map[jsonrpc.ID]struct{} // calls read and not yet answered
-	idle chan struct{}           // closed when open empties; nil while open is empty
-}
-
-func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	msg, err := c.Connection.Read(ctx)
+	defer s.Close()
+	if len(cfg.Roots) == 0 {
+		s.Logger().Warn("no --root given: only roots the client shares will be reachable")
+	}
+	c := &carrier{}
+	s.MCP().AddReceivingMiddleware(c.results)
+	err = serve(ctx, s, c, in, out)
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
 	if err != nil {
-		c.waitIdle(drainTimeout)
-		return nil, err
+		return fmt.Errorf("serving stdio: %w", err)
 	}
-	// A subscriptions/listen stream lasts until the client leaves: not waited for.
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method != "subscriptions/listen" {
-		c.mu.Lock()
-		if len(c.open) == 0 {
-			c.idle = make(chan struct{})
-		}
-		c.open[req.ID] = struct{}{}
-		c.mu.Unlock()
-	}
-	return msg, nil
+	return nil
 }
 
-func (c *drainConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	msg = withCode(msg)
-	err := c.Connection.Write(ctx, msg)
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		c.mu.Lock()
-		if _, ok := c.open[resp.ID]; ok {
-			delete(c.open, resp.ID)
-			if len(c.open) == 0 {
-				close(c.idle)
-				c.idle = nil
-			}
-		}
-		c.mu.Unlock()
-	}
-	return err
-}
-
-func (c *drainConn) waitIdle(limit time.Duration) {
-	c.mu.Lock()
-	idle := c.idle
-	c.mu.Unlock()
-	if idle == nil {
-		return
-	}
-	t := time.NewTimer(limit)
-	defer t.Stop()
-	select {
-	case <-idle:
-	case <-t.C:
-	}
-}
-
-// withCode gives an error answer without a JSON-RPC code one: the SDK sends
-// its plain errors with code 0, which no client can act on. A request before
-// initialize is an invalid request (-32600); anything else is an internal
-// error (-32603).
-func withCode(msg jsonrpc.Message) jsonrpc.Message {
-	resp, ok := msg.(*jsonrpc.Response)
-	if !ok || resp.Error == nil {
-		return msg
-	}
-	var rpcErr *jsonrpc.Error
-	if errors.As(resp.Error, &rpcErr) && rpcErr.Code != 0 {
-		return msg
-	}
-	code := int64(jsonrpc.CodeInternalError)
-	if strings.Contains(resp.Error.Error(), "invalid during session initialization") {
-		code = jsonrpc.CodeInvalidRequest
-	}
-	coded := *resp
-	coded.Error = &jsonrpc.Error{Code: code, Message: resp.Error.Error()}
-	return &coded
+// serve runs s's session over in and out; c's middleware must be installed
+// on s.
+func serve(ctx context.Context, s *server.Server, c *carrier, in io.Reader, out io.Writer) error {
+	return s.MCP().Run(ctx, drainTransport{guardedStdio(in, out, c, s.Logger().With("component", "stdio"))})
 }
