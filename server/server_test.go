@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -50,19 +49,7 @@ func connectWith(t *testing.T, cfg Config, era string, opts *mcp.ClientOptions, 
 
 func listRoots(t *testing.T, cs *mcp.ClientSession) ListRootsOut {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_roots"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.IsError {
-		t.Fatalf("list_roots failed: %v", res.Content)
-	}
-	var out ListRootsOut
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return servertest.ToolOutput[ListRootsOut](t, cs, "list_roots")
 }
 
 func paths(out ListRootsOut) []string {

@@ -101,25 +101,34 @@ func ExpectListChanged(t testing.TB, ev Events) {
 	}
 }
 
-// RootPaths returns the paths list_roots answers, sorted.
-func RootPaths(t testing.TB, cs *mcp.ClientSession) []string {
+// ToolOutput calls the tool name without arguments and returns its
+// structured output as a T; an error or an error result fails the test.
+func ToolOutput[T any](t testing.TB, cs *mcp.ClientSession, name string) T {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_roots"})
+	var out T
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.IsError {
-		t.Fatalf("list_roots failed: %v", res.Content)
-	}
-	var out struct {
-		Roots []struct {
-			Path string `json:"path"`
-		} `json:"roots"`
+		t.Fatalf("%s failed: %v", name, res.Content)
 	}
 	b, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
+	return out
+}
+
+// RootPaths returns the paths list_roots answers, sorted. It waits for the
+// client's roots that are on their way.
+func RootPaths(t testing.TB, cs *mcp.ClientSession) []string {
+	t.Helper()
+	out := ToolOutput[struct {
+		Roots []struct {
+			Path string `json:"path"`
+		} `json:"roots"`
+	}](t, cs, "list_roots")
 	var ps []string
 	for _, r := range out.Roots {
 		ps = append(ps, r.Path)

@@ -2,50 +2,17 @@ package httpserve
 
 import (
 	"bufio"
-	"context"
-	"encoding/json"
 	"net/http/httptest"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/metrics"
-	"github.com/grove-mcp/grove/server"
 )
 
-// The helpers below are the transport tests' share of package server's test
-// helpers: a test package cannot import another's.
-
-func listRoots(t *testing.T, cs *mcp.ClientSession) server.ListRootsOut {
-	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_roots"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.IsError {
-		t.Fatalf("list_roots failed: %v", res.Content)
-	}
-	var out server.ListRootsOut
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func paths(out server.ListRootsOut) []string {
-	var ps []string
-	for _, r := range out.Roots {
-		ps = append(ps, r.Path)
-	}
-	slices.Sort(ps)
-	return ps
-}
+// Helpers shared with package server's tests are in internal/servertest.
 
 // waitSubscriptions waits until the server holds n subscriptions, as its
 // grove_subscriptions gauge says: a modern client's Subscribe and

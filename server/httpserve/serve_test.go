@@ -238,7 +238,7 @@ func TestHTTPBothEras(t *testing.T) {
 			if got := res.Contents[0].Text; got != "hello" {
 				t.Errorf("read %q, want hello", got)
 			}
-			if got, want := paths(listRoots(t, cs)), []string{dir}; !slices.Equal(got, want) {
+			if got, want := servertest.RootPaths(t, cs), []string{dir}; !slices.Equal(got, want) {
 				t.Errorf("roots %v, want %v", got, want)
 			}
 			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(f)}); err != nil {

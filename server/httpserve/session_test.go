@@ -42,10 +42,10 @@ func TestHTTPSessionsAreClientsOfTheirOwn(t *testing.T) {
 	if err := csB.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(fb)}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := paths(listRoots(t, csA)), []string{a}; !slices.Equal(got, want) {
+	if got, want := servertest.RootPaths(t, csA), []string{a}; !slices.Equal(got, want) {
 		t.Errorf("A's roots %v, want %v", got, want)
 	}
-	if got, want := paths(listRoots(t, csB)), []string{b}; !slices.Equal(got, want) {
+	if got, want := servertest.RootPaths(t, csB), []string{b}; !slices.Equal(got, want) {
 		t.Errorf("B's roots %v, want %v", got, want)
 	}
 	for _, tt := range []struct {
@@ -117,9 +117,9 @@ func TestHTTPClientLogIsPerSession(t *testing.T) {
 	}
 	outA, outB := roots.URI(filepath.Join(base, "outA")), roots.URI(filepath.Join(base, "outB"))
 	clientA.AddRoots(&mcp.Root{URI: outA})
-	listRoots(t, csA) // waits for A's roots
+	servertest.RootPaths(t, csA) // waits for A's roots
 	clientB.AddRoots(&mcp.Root{URI: outB})
-	listRoots(t, csB)
+	servertest.RootPaths(t, csB)
 	timeout := time.After(servertest.WaitLimit)
 	for {
 		select {
@@ -148,8 +148,8 @@ func TestHTTPListChangedIsPerSession(t *testing.T) {
 	g := startHTTP(t, server.Config{Roots: []string{base}}, Config{})
 	csA, _, evA := connectHTTP(t, g, servertest.Legacy, a)
 	csB, _, evB := connectHTTP(t, g, servertest.Legacy, b)
-	listRoots(t, csA) // both sessions' roots are in force, and each was told its list changed
-	listRoots(t, csB)
+	servertest.RootPaths(t, csA) // both sessions' roots are in force, and each was told its list changed
+	servertest.RootPaths(t, csB)
 	servertest.ExpectListChanged(t, evA)
 	servertest.ExpectListChanged(t, evB)
 	if err := csB.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(fb)}); err != nil {

@@ -50,7 +50,7 @@ func TestSSESessions(t *testing.T) {
 		ev        servertest.Events
 		forbidden string
 	}{{csA, fa, a, fb, evA, roots.URI(fb)}, {csB, fb, b, fa, evB, roots.URI(fa)}} {
-		if got := paths(listRoots(t, tt.cs)); !slices.Equal(got, []string{tt.ownRoot}) {
+		if got := servertest.RootPaths(t, tt.cs); !slices.Equal(got, []string{tt.ownRoot}) {
 			t.Errorf("roots %v, want [%s]", got, tt.ownRoot)
 		}
 		res, err := tt.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: roots.URI(tt.own)})

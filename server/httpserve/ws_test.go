@@ -62,7 +62,7 @@ func TestWSBothEras(t *testing.T) {
 				t.Fatalf("read: %v %+v", err, res)
 			}
 			if era == servertest.Legacy { // modern requests carry no roots of their own from a client that sends none
-				if got := paths(listRoots(t, cs)); !slices.Equal(got, []string{filepath.Join(base, "a")}) {
+				if got := servertest.RootPaths(t, cs); !slices.Equal(got, []string{filepath.Join(base, "a")}) {
 					t.Errorf("roots %v", got)
 				}
 			}

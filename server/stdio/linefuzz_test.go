@@ -6,15 +6,13 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/server"
 )
 
@@ -159,33 +157,11 @@ func serveLines(t *testing.T, serve func(io.Reader, io.Writer) error, in []byte)
 // fuzzRoot is a root that is also a go-git repository with one commit.
 func fuzzRoot(f *testing.F) string {
 	f.Helper()
-	dir, err := filepath.EvalSymlinks(f.TempDir())
-	if err != nil {
-		f.Fatal(err)
-	}
+	dir := servertest.RealTemp(f)
+	servertest.Mkdirs(f, dir, "sub")
 	for name, content := range map[string]string{"a.txt": "alpha\n", "sub/b.go": "package sub\n", ".gitignore": "*.log\n"} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			f.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			f.Fatal(err)
-		}
+		servertest.Write(f, filepath.Join(dir, name), content)
 	}
-	repo, err := git.PlainInit(dir, false)
-	if err != nil {
-		f.Fatal(err)
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		f.Fatal(err)
-	}
-	if err := wt.AddWithOptions(&git.AddOptions{All: true}); err != nil {
-		f.Fatal(err)
-	}
-	sig := &object.Signature{Name: "Fuzz", Email: "fuzz@example.com", When: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	if _, err := wt.Commit("first\n", &git.CommitOptions{Author: sig, Committer: sig}); err != nil {
-		f.Fatal(err)
-	}
+	servertest.CommitAll(f, dir)
 	return dir
 }
