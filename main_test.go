@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"flag"
-	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -37,41 +36,41 @@ func TestParseFlags(t *testing.T) {
 		{name: "bundle args, writable", args: []string{"--read-only=false", "--", "/a"}, roots: []string{"/a"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, opts, err := parseFlags(tt.args)
+			opts, err := parseFlags(tt.args)
 			if !errors.Is(err, tt.wantErr) {
 				t.Fatalf("parseFlags(%q) error = %v, want %v", tt.args, err, tt.wantErr)
 			}
-			if opts.command != tt.command {
-				t.Errorf("command = %q, want %q", opts.command, tt.command)
+			if opts.Command != tt.command {
+				t.Errorf("command = %q, want %q", opts.Command, tt.command)
 			}
 			if err != nil {
 				return
 			}
-			if diff := cmp.Diff(tt.roots, cfg.Roots); diff != "" {
+			if diff := cmp.Diff(tt.roots, opts.Server.Roots); diff != "" {
 				t.Errorf("roots mismatch (-want +got):\n%s", diff)
 			}
-			if cfg.ReadOnly != tt.readOnly {
-				t.Errorf("ReadOnly = %v, want %v", cfg.ReadOnly, tt.readOnly)
+			if opts.Server.ReadOnly != tt.readOnly {
+				t.Errorf("ReadOnly = %v, want %v", opts.Server.ReadOnly, tt.readOnly)
 			}
 		})
 	}
 }
 
 func TestParseFlagsHTTP(t *testing.T) {
-	cfg, opts, err := parseFlags([]string{"/a", "--http", "127.0.0.1:9000", "--http-allow-origin", "https://a.example",
+	opts, err := parseFlags([]string{"/a", "--http", "127.0.0.1:9000", "--http-allow-origin", "https://a.example",
 		"/b", "--http-allow-origin", "https://b.example", "--http-max-sessions", "3", "--http-idle-timeout", "90s",
 		"--http-token-file", "/tok", "--http-allow-host", "box.lan"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := []any{cfg.Roots, opts.http.Addr, opts.http.AllowOrigins, opts.http.MaxSessions, opts.http.IdleTimeout.String(),
-		opts.tokenFile, opts.http.AllowHosts, opts.http.MaxInFlight}
+	got := []any{opts.Server.Roots, opts.HTTP.Addr, opts.HTTP.AllowOrigins, opts.HTTP.MaxSessions, opts.HTTP.IdleTimeout.String(),
+		opts.TokenFile, opts.HTTP.AllowHosts, opts.HTTP.MaxInFlight}
 	want := []any{[]string{"/a", "/b"}, "127.0.0.1:9000", []string{"https://a.example", "https://b.example"}, 3, "1m30s",
 		"/tok", []string{"box.lan"}, httpserve.DefaultMaxInFlight}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("HTTP flags mismatch (-want +got):\n%s", diff)
 	}
-	if _, _, err := parseFlags([]string{"--http", ":1", "--http-max-body", "0"}); err == nil {
+	if _, err := parseFlags([]string{"--http", ":1", "--http-max-body", "0"}); err == nil {
 		t.Error("--http-max-body 0 was accepted")
 	}
 }
@@ -87,73 +86,16 @@ func TestParseFlagsMaxMedia(t *testing.T) {
 		{args: []string{"--max-media-bytes", "0"}, want: -1}, // none: the server's zero means its default
 		{args: []string{"--max-media-bytes", "-5"}, wantErr: true},
 	} {
-		cfg, _, err := parseFlags(tt.args)
-		if (err != nil) != tt.wantErr || err == nil && cfg.MaxMediaBytes != tt.want {
-			t.Errorf("parseFlags(%q): MaxMediaBytes %d, err %v; want %d, error %v", tt.args, cfg.MaxMediaBytes, err, tt.want, tt.wantErr)
+		opts, err := parseFlags(tt.args)
+		if (err != nil) != tt.wantErr || err == nil && opts.Server.MaxMediaBytes != tt.want {
+			t.Errorf("parseFlags(%q): MaxMediaBytes %d, err %v; want %d, error %v", tt.args, opts.Server.MaxMediaBytes, err, tt.want, tt.wantErr)
 		}
 	}
 }
 
 func TestParseFlagsBadFlagAfterDir(t *testing.T) {
-	if _, _, err := parseFlags([]string{"/a", "--no-such-flag"}); err == nil {
+	if _, err := parseFlags([]string{"/a", "--no-such-flag"}); err == nil {
 		t.Fatal("an unknown flag after a directory was accepted")
-	}
-}
-
-func TestVersionFrom(t *testing.T) {
-	settings := func(kv ...string) []debug.BuildSetting {
-		var s []debug.BuildSetting
-		for i := 0; i < len(kv); i += 2 {
-			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
-		}
-		return s
-	}
-	const rev = "0123456789abcdef0123456789abcdef01234567"
-	for _, tt := range []struct {
-		name    string
-		ldflags string
-		bi      *debug.BuildInfo
-		want    string
-	}{
-		{"ldflags win", "v1.2.3", &debug.BuildInfo{Main: debug.Module{Version: "v0.9.0"}, Settings: settings("vcs.revision", rev)}, "v1.2.3"},
-		{"no build info", "", nil, "devel"},
-		{"module version (go install ...@v1.4.0)", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, "v1.4.0"},
-		{"pseudo-version from the repository", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261125163929-ab590ec9074b+dirty"}},
-			"v0.0.0-20261125163929-ab590ec9074b+dirty"},
-		{"commit only", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: settings("vcs.revision", rev, "vcs.modified", "false")},
-			"devel-0123456789ab"},
-		{"modified commit", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: settings("vcs.modified", "true", "vcs.revision", rev)},
-			"devel-0123456789ab+dirty"},
-		{"short revision", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: settings("vcs.revision", "abc")}, "devel-abc"},
-		{"-buildvcs=false", "", &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: settings("-buildmode", "exe")}, "devel"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := versionFrom(tt.ldflags, tt.bi); got != tt.want {
-				t.Errorf("versionFrom(%q, …) = %q, want %q", tt.ldflags, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestVersionLine(t *testing.T) {
-	if got := versionLine("v1.2.3"); got != "grove v1.2.3" {
-		t.Errorf("versionLine(v1.2.3) = %q", got)
-	}
-	if got := versionLine("devel"); !strings.HasPrefix(got, "grove devel (go") || !strings.Contains(got, "-buildvcs=false") {
-		t.Errorf("versionLine(devel) = %q, want it to say why no version is known", got)
-	}
-}
-
-func TestShellQuote(t *testing.T) {
-	for _, tt := range []struct{ in, want string }{
-		{"/home/me/go/bin/grove", "/home/me/go/bin/grove"},
-		{"/home/me/my tools/grove", "'/home/me/my tools/grove'"},
-		{"/tmp/it's/grove", `'/tmp/it'\''s/grove'`},
-		{"", "''"},
-	} {
-		if got := shellQuote(tt.in); got != tt.want {
-			t.Errorf("shellQuote(%q) = %s, want %s", tt.in, got, tt.want)
-		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/grove-mcp/grove/fsres/internal/dirstream"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -98,7 +99,7 @@ func (f *Files) decodeCursor(s string, uris []string) (cursor, error) {
 		depths[i], offs[i] = d, int64(off)
 	}
 	c := cursor{Root: int(idx), RootURI: uris[idx], Last: string(rest)}
-	if nf > 0 && !streaming {
+	if nf > 0 && !dirstream.Supported {
 		return cursor{}, errInvalidCursor // this build never streams
 	}
 	parts := strings.Split(c.Last, "/")

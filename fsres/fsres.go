@@ -31,6 +31,15 @@
 //   - Tool results name paths inside the roots absolutely, search and grep
 //     results relative to the directory searched; error texts name only what
 //     the client sent.
+//
+// # Parts
+//
+// The package keeps the MCP side (resources, tools, cursors, the walks and
+// their caches). Below it, internal packages each own one mechanism: grep
+// and trigram (content search and its index), glob, media (images and
+// audio), dirent (a directory's entries, not following symlinks), dirstream (a huge
+// directory read as a resumable stream, for resources/list pages) and stamp
+// (whether a file or directory changed since a cached page was built).
 package fsres
 
 import (
@@ -45,6 +54,7 @@ import (
 
 	"github.com/grove-mcp/grove/fsres/internal/grep"
 	"github.com/grove-mcp/grove/fsres/internal/media"
+	"github.com/grove-mcp/grove/fsres/internal/stamp"
 	"github.com/grove-mcp/grove/fsres/internal/trigram"
 	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
@@ -79,7 +89,7 @@ type Files struct {
 
 	mu       sync.Mutex                 // guards matchers and rules
 	matchers map[string]*ignore.Matcher // by root path
-	rules    map[string]stamp           // rule files streamed listings rely on, by root path and name (see freshRules)
+	rules    map[string]stamp.Stamp     // rule files streamed listings rely on, by root path and name (see freshRules)
 
 	pages segments // of recent resources/list walks
 

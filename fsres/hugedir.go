@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/fsres/internal/dirstream"
+	"github.com/grove-mcp/grove/fsres/internal/stamp"
 	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
 )
@@ -40,18 +42,10 @@ var (
 	hugeMinSize int64 = 64 << 10
 )
 
-// dent is one entry of a directory as getdents64 gives it.
-type dent struct {
-	name  string
-	typ   fs.FileMode // type bits; valid when known
-	known bool        // the file system gave the type (else lstat tells it)
-	off   int64       // d_off: where the listing goes on after this entry
-}
-
 // hugeDir reports whether directory rel of the root r is huge, given info,
 // its lstat data.
 func hugeDir(r *os.Root, rel string, info fs.FileInfo) bool {
-	if !streaming || info == nil || !info.IsDir() || info.Size() < hugeMinSize {
+	if !dirstream.Supported || info == nil || !info.IsDir() || info.Size() < hugeMinSize {
 		return false
 	}
 	dir := r
@@ -63,7 +57,7 @@ func hugeDir(r *os.Root, rel string, info fs.FileInfo) bool {
 		defer d.Close()
 		dir = d
 	}
-	return moreThan(dir, hugeEntries)
+	return dirstream.MoreThan(dir, hugeEntries)
 }
 
 // Modes of a directory in a listing.
@@ -140,27 +134,27 @@ func (w *streamWalk) dir(rel string, mode int) (full bool, err error) {
 			}
 		}
 	}
-	rd, err := openDirents(dirFS, off, w.need-len(w.out))
+	rd, err := dirstream.Open(dirFS, off, w.need-len(w.out))
 	if err != nil {
 		return false, nil
 	}
-	defer rd.close()
+	defer rd.Close()
 	if mode == modeUnknown {
 		mode = modeSorted
 		if len(w.stack) < maxFrames {
-			for len(rd.ents) <= hugeEntries && rd.more() {
+			for len(rd.Entries) <= hugeEntries && rd.More() {
 			}
-			if len(rd.ents) > hugeEntries {
+			if len(rd.Entries) > hugeEntries {
 				mode = modeStreamed
 			}
 		}
 	}
 	if mode == modeSorted {
-		for rd.more() {
+		for rd.More() {
 		}
-		slices.SortFunc(rd.ents, func(a, b dent) int { return strings.Compare(a.name, b.name) })
-		for _, e := range rd.ents {
-			if child != "" && e.name <= child {
+		slices.SortFunc(rd.Entries, func(a, b dirstream.Entry) int { return strings.Compare(a.Name, b.Name) })
+		for _, e := range rd.Entries {
+			if child != "" && e.Name <= child {
 				continue
 			}
 			if full, err := w.entry(rd, rel, e); full || err != nil {
@@ -173,10 +167,10 @@ func (w *streamWalk) dir(rel string, mode int) (full bool, err error) {
 	defer func() { w.stack = w.stack[:len(w.stack)-1] }()
 	top := len(w.stack) - 1
 	for {
-		for i := range rd.ents {
-			e := rd.ents[i]
-			w.stack[top].off = e.off
-			if e.off <= 0 {
+		for i := range rd.Entries {
+			e := rd.Entries[i]
+			w.stack[top].off = e.Off
+			if e.Off <= 0 {
 				// No position to go on from (no file system grove knows
 				// does this): a cursor that starts the directory again
 				// would list it for ever, so one ends it instead.
@@ -186,8 +180,8 @@ func (w *streamWalk) dir(rel string, mode int) (full bool, err error) {
 				return full, err
 			}
 		}
-		rd.ents = rd.ents[:0]
-		if !rd.more() {
+		rd.Entries = rd.Entries[:0]
+		if !rd.More() {
 			return false, nil
 		}
 	}
@@ -208,25 +202,25 @@ func (w *streamWalk) resumeSub(dirFS *os.Root, rel, child string) (bool, error) 
 // as the sorted listing does: a regular file, or a symlink leading to a
 // regular file inside the root, is listed; a directory is walked; .git,
 // other roots, ignored paths and anything else are left out.
-func (w *streamWalk) entry(rd *dirents, rel string, e dent) (bool, error) {
+func (w *streamWalk) entry(rd *dirstream.Dir, rel string, e dirstream.Entry) (bool, error) {
 	if w.seen++; w.seen%256 == 0 {
 		if err := w.ctx.Err(); err != nil {
 			return false, err
 		}
 	}
-	if e.name == ".git" || strings.ContainsRune(e.name, '/') {
+	if e.Name == ".git" || strings.ContainsRune(e.Name, '/') {
 		return false, nil
 	}
-	erel := join(rel, e.name)
+	erel := join(rel, e.Name)
 	if w.inner[erel] {
 		return false, nil
 	}
-	typ, stated := e.typ, false
+	typ, stated := e.Type, false
 	var size int64
 	var mtime time.Time
-	if !e.known {
+	if !e.Known {
 		var err error
-		if typ, size, mtime, err = rd.lstat(e.name); err != nil {
+		if typ, size, mtime, err = rd.Lstat(e.Name); err != nil {
 			return false, nil // gone since
 		}
 		stated = true
@@ -250,7 +244,7 @@ func (w *streamWalk) entry(rd *dirents, rel string, e dent) (bool, error) {
 	}
 	if !stated {
 		var err error
-		if typ, size, mtime, err = rd.lstat(e.name); err != nil || !typ.IsRegular() {
+		if typ, size, mtime, err = rd.Lstat(e.Name); err != nil || !typ.IsRegular() {
 			return false, nil // gone, or no longer a file
 		}
 	}
@@ -285,14 +279,14 @@ func (f *Files) freshRules(m *ignore.Matcher, fsys *os.Root, r roots.Root, dirs 
 	for _, d := range dirs {
 		names = append(names, join(d, ".gitignore"))
 	}
-	now := make([]stamp, len(names))
+	now := make([]stamp.Stamp, len(names))
 	for i, name := range names {
-		now[i] = stampOf(fsys, name)
+		now[i] = stamp.At(fsys, name)
 	}
 	f.mu.Lock()
 	changed := false
 	if f.rules == nil || len(f.rules)+len(names) > maxRuleStamps {
-		f.rules = make(map[string]stamp)
+		f.rules = make(map[string]stamp.Stamp)
 	}
 	for i, name := range names {
 		key := r.Path + "\x00" + name

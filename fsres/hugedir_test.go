@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/fsres/internal/dirstream"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -99,14 +100,14 @@ func TestListResourcesHugeDir(t *testing.T) {
 		t.Run(fmt.Sprint("page ", size), func(t *testing.T) {
 			f := New(Options{Scope: scope.Static(testScope(t, dir)), PageSize: size})
 			first, c := page(t, f, "")
-			if streaming && c != "" && !streamedFrom(t, f, c, roots.URI(dir)) {
+			if dirstream.Supported && c != "" && !streamedFrom(t, f, c, roots.URI(dir)) {
 				t.Errorf("the first page's cursor is not in a streamed directory")
 			}
 			got := append(first, rest(t, f, c)...)
 			if c == "" {
 				got = first
 			}
-			if streaming && size < len(want) && slices.IsSortedFunc(got[:size], func(a, b string) int { return comparePaths(a, b) }) && size > 10 {
+			if dirstream.Supported && size < len(want) && slices.IsSortedFunc(got[:size], func(a, b string) int { return comparePaths(a, b) }) && size > 10 {
 				t.Errorf("the first page is in sorted order: %v", got[:size])
 			}
 			slices.Sort(got)
@@ -127,8 +128,8 @@ func TestListResourcesHugeDirBound(t *testing.T) {
 	if c == "" || len(first) != 500 {
 		t.Fatalf("first page: %d files, cursor %q", len(first), c)
 	}
-	if streamedFrom(t, f, c, roots.URI(dir)) != streaming {
-		t.Errorf("streamed: %v, want %v", !streaming, streaming)
+	if streamedFrom(t, f, c, roots.URI(dir)) != dirstream.Supported {
+		t.Errorf("streamed: %v, want %v", !dirstream.Supported, dirstream.Supported)
 	}
 	got := append(first, rest(t, f, c)...)
 	slices.Sort(got)
@@ -251,7 +252,7 @@ func TestListResourcesHugeDirModeKept(t *testing.T) {
 		streamed bool
 		change   func(t *testing.T, dir string)
 	}{
-		{"huge shrinks", 150, streaming, func(t *testing.T, dir string) {
+		{"huge shrinks", 150, dirstream.Supported, func(t *testing.T, dir string) {
 			for i := range 140 {
 				if i%3 != 0 {
 					os.Remove(filepath.Join(dir, fmt.Sprintf("f%04d.txt", i)))
@@ -422,7 +423,7 @@ func TestListResourcesHugeDirEdge(t *testing.T) {
 	for _, tt := range []struct {
 		files int
 		huge  bool
-	}{{49, false}, {50, false}, {51, streaming}, {200, streaming}} {
+	}{{49, false}, {50, false}, {51, dirstream.Supported}, {200, dirstream.Supported}} {
 		t.Run(fmt.Sprint(tt.files), func(t *testing.T) {
 			dir, err := filepath.EvalSymlinks(t.TempDir())
 			must(t, err)

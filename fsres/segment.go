@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 
+	"github.com/grove-mcp/grove/fsres/internal/stamp"
 	"github.com/grove-mcp/grove/roots"
 )
 
@@ -39,8 +40,8 @@ type segment struct {
 	ends   []uint32 // where each entry ends, counting chunkSize a chunk
 	links  []bool   // entry i is a symlink (else a regular file)
 	dirs   []dirStamp
-	top    [4]stamp // the root directory, .gitignore, .git/index, .git/info/exclude
-	size   int      // bytes held, for the cache's bound
+	top    [4]stamp.Stamp // the root directory, .gitignore, .git/index, .git/info/exclude
+	size   int            // bytes held, for the cache's bound
 }
 
 // segKey says which walk a segment belongs to: the roots in force (one URI a
@@ -54,22 +55,12 @@ type segKey struct {
 // dirStamp is what a directory looked like when the walk entered it.
 type dirStamp struct {
 	rel              string
-	dir, rule, index stamp // the directory, its .gitignore, and .git/index if it is a nested repository
+	dir, rule, index stamp.Stamp // the directory, its .gitignore, and .git/index if it is a nested repository
 }
 
 // topNames are the files of the root whose change changes what every
 // page shows.
 var topNames = [4]string{".", ".gitignore", ".git/index", ".git/info/exclude"}
-
-// stampOf is the stamp of name in r, not following a final symlink; the zero
-// stamp if it does not exist.
-func stampOf(r *os.Root, name string) stamp {
-	info, err := r.Lstat(name)
-	if err != nil {
-		return stamp{}
-	}
-	return stampInfo(info)
-}
 
 // segmentDirs is how many directories a segment's walk enters once it holds a
 // page: enough that a tree of small directories is walked every few dozen
@@ -117,7 +108,7 @@ func (s *segment) covers(last string) bool {
 // upto (through the end of the root when toEnd), against the tree under r.
 func (s *segment) valid(r *os.Root, last, upto string, toEnd bool) bool {
 	for i, name := range topNames {
-		if stampOf(r, name) != s.top[i] {
+		if stamp.At(r, name) != s.top[i] {
 			return false
 		}
 	}
@@ -143,7 +134,7 @@ func (s *segment) dir(rel string) (int, bool) {
 }
 
 func (d *dirStamp) same(r *os.Root) bool {
-	return stampOf(r, d.rel) == d.dir && stampOf(r, d.rel+"/.gitignore") == d.rule && stampOf(r, d.rel+"/.git/index") == d.index
+	return stamp.At(r, d.rel) == d.dir && stamp.At(r, d.rel+"/.gitignore") == d.rule && stamp.At(r, d.rel+"/.git/index") == d.index
 }
 
 // segmentBuild is a segment being walked.
@@ -165,7 +156,7 @@ func (f *Files) buildSegment(ctx context.Context, sc *roots.Scope, base roots.Lo
 	}
 	b := &segmentBuild{segment: segment{key: key, path: r.Path, start: last}, want: want}
 	for i, name := range topNames {
-		b.top[i] = stampOf(base.FS(), name)
+		b.top[i] = stamp.At(base.FS(), name)
 	}
 	inner := innerRoots(sc.Roots(), key.root)
 	err = m.Walk(ctx, func(rel string, d fs.DirEntry) error {
@@ -223,7 +214,7 @@ func (b *segmentBuild) visit(r *os.Root, inner map[string]bool, last, rel string
 			return errStop
 		}
 		// Stamped before the walk reads it: a change made after that shows.
-		b.dirs = append(b.dirs, dirStamp{rel: rel, dir: infoStamp(info), rule: stampOf(r, rel+"/.gitignore"), index: stampOf(r, rel+"/.git/index")})
+		b.dirs = append(b.dirs, dirStamp{rel: rel, dir: stamp.Of(info), rule: stamp.At(r, rel+"/.gitignore"), index: stamp.At(r, rel+"/.git/index")})
 		return nil
 	}
 	if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
@@ -256,11 +247,4 @@ func (b *segmentBuild) add(rel string) {
 	}
 	b.chunk = append(b.chunk, rel...)
 	b.ends = append(b.ends, uint32(len(b.names)<<chunkBits+len(b.chunk)))
-}
-
-func infoStamp(info fs.FileInfo) stamp {
-	if info == nil {
-		return stamp{}
-	}
-	return stampInfo(info)
 }

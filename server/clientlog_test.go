@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -23,7 +24,7 @@ type LogArgs struct {
 
 // connectLogging is connectWatching with a tool, log_for_client, that logs
 // one client record with the request's context: level and n as given.
-func connectLogging(t *testing.T, cfg Config, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, events, *Server) {
+func connectLogging(t *testing.T, cfg Config, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, servertest.Events, *Server) {
 	t.Helper()
 	cs, client, ev, s := connectWatching(t, cfg, era, clientRoots...)
 	mcp.AddTool(s.MCP(), &mcp.Tool{Name: "log_for_client"}, func(ctx context.Context, _ *mcp.CallToolRequest, in LogArgs) (*mcp.CallToolResult, any, error) {
@@ -43,13 +44,13 @@ func logForClient(t *testing.T, cs *mcp.ClientSession, level slog.Level, n int, 
 }
 
 // nextLogged returns the next client log record.
-func nextLogged(t *testing.T, ev events) *mcp.LoggingMessageParams {
+func nextLogged(t *testing.T, ev servertest.Events) *mcp.LoggingMessageParams {
 	t.Helper()
 	select {
-	case p := <-ev.logged:
+	case p := <-ev.Logged:
 		return p
-	case <-time.After(waitLimit):
-		t.Fatalf("no notifications/message within %v", waitLimit)
+	case <-time.After(servertest.WaitLimit):
+		t.Fatalf("no notifications/message within %v", servertest.WaitLimit)
 		return nil
 	}
 }
@@ -64,7 +65,7 @@ func loggedN(p *mcp.LoggingMessageParams) float64 {
 // Legacy: records go out at or above the level set with logging/setLevel,
 // none before it is set.
 func TestClientLogFollowsSetLevel(t *testing.T) {
-	cs, _, ev, _ := connectLogging(t, Config{Roots: []string{realTemp(t)}}, legacy)
+	cs, _, ev, _ := connectLogging(t, Config{Roots: []string{servertest.RealTemp(t)}}, servertest.Legacy)
 	logForClient(t, cs, slog.LevelError, 1, nil) // no level set yet: nothing
 	if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "error"}); err != nil {
 		t.Fatal(err)
@@ -80,7 +81,7 @@ func TestClientLogFollowsSetLevel(t *testing.T) {
 // Modern: a record goes out only for a request whose _meta carries a
 // logLevel, at or above it; a record no request caused goes nowhere.
 func TestClientLogModernNeedsRequestLevel(t *testing.T) {
-	cs, _, ev, s := connectLogging(t, Config{Roots: []string{realTemp(t)}}, modern)
+	cs, _, ev, s := connectLogging(t, Config{Roots: []string{servertest.RealTemp(t)}}, servertest.Modern)
 	logForClient(t, cs, slog.LevelError, 1, nil)
 	logForClient(t, cs, slog.LevelInfo, 2, mcp.Meta{mcp.MetaKeyLogLevel: "warning"})
 	s.logger.Error("background record", clientAudience, "n", 3)
@@ -94,7 +95,7 @@ func TestClientLogModernNeedsRequestLevel(t *testing.T) {
 // plain attributes: no errors, stacks or absolute paths; a record whose
 // message holds a path is not sent at all.
 func TestClientLogSanitizes(t *testing.T) {
-	cs, _, ev, s := connectLogging(t, Config{Roots: []string{realTemp(t)}}, legacy)
+	cs, _, ev, s := connectLogging(t, Config{Roots: []string{servertest.RealTemp(t)}}, servertest.Legacy)
 	if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
 		t.Fatal(err)
 	}
@@ -116,10 +117,10 @@ func TestClientLogSanitizes(t *testing.T) {
 
 // A client root grove refuses is logged for the client, by the URI it sent.
 func TestClientLogRefusedRoot(t *testing.T) {
-	base := realTemp(t)
-	mkdirs(t, base, "proj/sub", "other")
+	base := servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "proj/sub", "other")
 	proj, sub, other := filepath.Join(base, "proj"), filepath.Join(base, "proj", "sub"), filepath.Join(base, "other")
-	cs, client, ev, _ := connectLogging(t, Config{Roots: []string{proj}}, legacy, sub)
+	cs, client, ev, _ := connectLogging(t, Config{Roots: []string{proj}}, servertest.Legacy, sub)
 	listRoots(t, cs)
 	if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "warning"}); err != nil {
 		t.Fatal(err)
@@ -138,13 +139,13 @@ func TestClientLogRefusedRoot(t *testing.T) {
 
 // Reaching the watch limit is logged for the client, without paths.
 func TestClientLogWatchLimit(t *testing.T) {
-	dir := realTemp(t)
-	mkdirs(t, dir, "a")
-	cs, _, ev, _ := connectLogging(t, Config{Roots: []string{dir}, MaxWatches: 2}, legacy) // the root and a/: at the limit
+	dir := servertest.RealTemp(t)
+	servertest.Mkdirs(t, dir, "a")
+	cs, _, ev, _ := connectLogging(t, Config{Roots: []string{dir}, MaxWatches: 2}, servertest.Legacy) // the root and a/: at the limit
 	if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "warning"}); err != nil {
 		t.Fatal(err)
 	}
-	mkdirs(t, dir, "b") // one more directory: past it
+	servertest.Mkdirs(t, dir, "b") // one more directory: past it
 	p := nextLogged(t, ev)
 	data, _ := p.Data.(map[string]any)
 	b, _ := json.Marshal(data)

@@ -6,53 +6,21 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var buildOnce struct {
-	sync.Once
-	path string
-	err  error
-}
-
-// groveBinary builds the command once per test run.
-func groveBinary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds and runs the binary; skipped with -short")
-	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "grove-e2e")
-		if err != nil {
-			buildOnce.err = err
-			return
-		}
-		buildOnce.path = filepath.Join(dir, "grove")
-		out, err := exec.Command("go", "build", "-o", buildOnce.path, "..").CombinedOutput()
-		if err != nil {
-			buildOnce.err = err
-			buildOnce.path = string(out)
-		}
-	})
-	if buildOnce.err != nil {
-		t.Fatalf("go build: %v\n%s", buildOnce.err, buildOnce.path)
-	}
-	return buildOnce.path
-}
-
 func TestBinaryBothEras(t *testing.T) {
-	bin := groveBinary(t)
-	dir := realTemp(t)
-	for _, era := range eras {
+	bin := servertest.GroveBinary(t)
+	dir := servertest.RealTemp(t)
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
@@ -83,8 +51,8 @@ func TestBinaryBothEras(t *testing.T) {
 
 // A client that writes its requests and closes stdin still gets every answer.
 func TestBinaryAnswersBeforeEOF(t *testing.T) {
-	bin := groveBinary(t)
-	cmd := exec.Command(bin, "--root", realTemp(t))
+	bin := servertest.GroveBinary(t)
+	cmd := exec.Command(bin, "--root", servertest.RealTemp(t))
 	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_roots","arguments":{}}}
@@ -116,7 +84,7 @@ func TestBinaryAnswersBeforeEOF(t *testing.T) {
 }
 
 func TestBinaryBadFlag(t *testing.T) {
-	bin := groveBinary(t)
+	bin := servertest.GroveBinary(t)
 	out, err := exec.Command(bin, "--no-such-flag").CombinedOutput()
 	if err == nil {
 		t.Fatal("bad flag exited 0")
@@ -129,17 +97,17 @@ func TestBinaryBadFlag(t *testing.T) {
 // An empty file is an empty text on the wire, in both eras: the SDK alone
 // would send neither text nor blob.
 func TestBinaryEmptyFileIsEmptyText(t *testing.T) {
-	bin := groveBinary(t)
-	dir := realTemp(t)
-	write(t, filepath.Join(dir, "empty.txt"), "")
+	bin := servertest.GroveBinary(t)
+	dir := servertest.RealTemp(t)
+	servertest.Write(t, filepath.Join(dir, "empty.txt"), "")
 	uri := "file://" + filepath.ToSlash(filepath.Join(dir, "empty.txt"))
 	modernMeta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 	for _, tt := range []struct{ era, input string }{
-		{legacy, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
+		{servertest.Legacy, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"` + uri + `"}}
 `},
-		{modern, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"` + uri + `",` + modernMeta + `}}
+		{servertest.Modern, `{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"` + uri + `",` + modernMeta + `}}
 `},
 	} {
 		t.Run(tt.era, func(t *testing.T) {
@@ -163,7 +131,7 @@ func TestBinaryEmptyFileIsEmptyText(t *testing.T) {
 				if len(msg.Result.Contents) != 1 || msg.Result.Contents[0]["text"] != "" {
 					t.Errorf("empty file read as %s", line)
 				}
-				if tt.era == modern && msg.Result.ResultType != "complete" {
+				if tt.era == servertest.Modern && msg.Result.ResultType != "complete" {
 					t.Errorf("modern result lacks resultType complete: %s", line)
 				}
 				return
@@ -177,19 +145,19 @@ func TestBinaryEmptyFileIsEmptyText(t *testing.T) {
 // its file's changes; an unsubscribed sibling and a file outside the root
 // stay silent.
 func TestBinarySubscriptions(t *testing.T) {
-	bin := groveBinary(t)
-	for _, era := range eras {
+	bin := servertest.GroveBinary(t)
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
-			base := realTemp(t)
-			mkdirs(t, base, "root", "outside")
+			base := servertest.RealTemp(t)
+			servertest.Mkdirs(t, base, "root", "outside")
 			// A batch's updates go out in URI order, so every silent file must sort
 			// before the awaited one to be caught: 0.txt < a.txt, outside < root.
 			a, b := filepath.Join(base, "root", "a.txt"), filepath.Join(base, "root", "0.txt")
 			out := filepath.Join(base, "outside", "x.txt")
 			for _, f := range []string{a, b, out} {
-				write(t, f, "0")
+				servertest.Write(t, f, "0")
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+			ctx, cancel := context.WithTimeout(context.Background(), servertest.WaitLimit)
 			defer cancel()
 			updated := make(chan string, 100)
 			client := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, &mcp.ClientOptions{
@@ -206,7 +174,7 @@ func TestBinarySubscriptions(t *testing.T) {
 			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(a)}); err != nil {
 				t.Fatal(err)
 			}
-			if era == legacy {
+			if era == servertest.Legacy {
 				if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(out)}); err == nil {
 					t.Error("subscribed to a file outside the root")
 				}
@@ -214,7 +182,7 @@ func TestBinarySubscriptions(t *testing.T) {
 			// A modern Subscribe returns before the server has the subscription:
 			// keep writing until the first notification proves it is in place.
 			for i := 1; ; i++ {
-				write(t, a, fmt.Sprint(i))
+				servertest.Write(t, a, fmt.Sprint(i))
 				select {
 				case got := <-updated:
 					if got != roots.URI(a) {
@@ -228,9 +196,9 @@ func TestBinarySubscriptions(t *testing.T) {
 				}
 				break
 			}
-			write(t, b, "1")
-			write(t, out, "1")
-			write(t, a, "last")
+			servertest.Write(t, b, "1")
+			servertest.Write(t, out, "1")
+			servertest.Write(t, a, "last")
 			expectUpdatedFrom(t, updated, roots.URI(a), roots.URI(b), roots.URI(out))
 		})
 	}
@@ -239,5 +207,5 @@ func TestBinarySubscriptions(t *testing.T) {
 // expectUpdatedFrom waits for want on ch; a forbidden URI before it fails.
 func expectUpdatedFrom(t *testing.T, ch chan string, want string, forbidden ...string) {
 	t.Helper()
-	expectUpdated(t, events{updated: ch}, want, forbidden...)
+	servertest.ExpectUpdated(t, servertest.Events{Updated: ch}, want, forbidden...)
 }

@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strconv"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,6 +17,10 @@ import (
 // legacyResourceNotFound is the code legacy protocol versions (up to
 // 2025-11-25) use for a missing resource; 2026-07-28 uses invalid params.
 const legacyResourceNotFound = -32002
+
+// resourceMethods are the methods whose not-found answer has a code of its
+// own in the legacy era.
+var resourceMethods = map[string]bool{"resources/read": true, "resources/subscribe": true, "resources/unsubscribe": true}
 
 // eraErrors gives legacy clients the resource-not-found code of their era
 // (the SDK answers -32602 in both), and every error data that is JSON.
@@ -28,7 +31,7 @@ func eraErrors(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, nil
 		}
 		err = jsonData(err)
-		if isModern(req) || (method != "resources/read" && method != "resources/subscribe") {
+		if isModern(req) || !resourceMethods[method] {
 			return res, err
 		}
 		var rpcErr *jsonrpc.Error
@@ -71,28 +74,6 @@ func resourceData(uri string) json.RawMessage {
 		URI string `json:"uri"`
 	}{uri}) // a struct of one string always encodes
 	return data
-}
-
-// withCode gives an error answer without a JSON-RPC code one: the SDK sends
-// its plain errors with code 0, which no client can act on. A request before
-// initialize is an invalid request (-32600); anything else is an internal
-// error (-32603).
-func withCode(msg jsonrpc.Message) jsonrpc.Message {
-	resp, ok := msg.(*jsonrpc.Response)
-	if !ok || resp.Error == nil {
-		return msg
-	}
-	var rpcErr *jsonrpc.Error
-	if errors.As(resp.Error, &rpcErr) && rpcErr.Code != 0 {
-		return msg
-	}
-	code := int64(jsonrpc.CodeInternalError)
-	if strings.Contains(resp.Error.Error(), "invalid during session initialization") {
-		code = jsonrpc.CodeInvalidRequest
-	}
-	coded := *resp
-	coded.Error = &jsonrpc.Error{Code: code, Message: resp.Error.Error()}
-	return &coded
 }
 
 // recoverPanics turns a panic in any method's handler into an internal error

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/ui/review"
 	"github.com/grove-mcp/grove/watch"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -35,20 +33,8 @@ func (s *Server) installFeatureOptions(opts *mcp.ServerOptions) {
 			return fsres.ResourceNotFound("")
 		}
 		sc, _ := s.Scope(req)
-		return legacyNotFound(req, s.notify.unsubscribe(req.Session, sc, req.Params.URI))
+		return s.notify.unsubscribe(req.Session, sc, req.Params.URI)
 	}
-}
-
-// legacyNotFound gives a legacy unsubscribe the legacy resource-not-found
-// code, as eraErrors does for read and subscribe.
-func legacyNotFound(req mcp.Request, err error) error {
-	var rpcErr *jsonrpc.Error
-	if isModern(req) || !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc.CodeInvalidParams || rpcErr.Message != "Resource not found" {
-		return err
-	}
-	legacy := *rpcErr
-	legacy.Code = legacyResourceNotFound
-	return &legacy
 }
 
 // addFeatures builds the feature packages and registers them.
@@ -66,7 +52,7 @@ func (s *Server) addFeatures() error {
 		s.repos.Register(s.mcp)
 	}, s.logger)
 	s.closer = append(s.closer, s.tools.close)
-	s.mcp.AddReceivingMiddleware(recoverPanics(s.logger), s.carry.results, localhostURIs, s.listResources, eraErrors, emptyText, s.tools.wait, review.Middleware)
+	s.mcp.AddReceivingMiddleware(recoverPanics(s.logger), localhostURIs, s.listResources, eraErrors, emptyText, s.tools.wait, review.Middleware)
 	s.mcp.AddReceivingMiddleware(s.clientLog.middleware) // outermost: every handler's context names its session
 	s.mcp.AddSendingMiddleware(s.listSent.middleware, s.tools.quiet)
 	if s.multi != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,11 +16,11 @@ import (
 // file://localhost/ names the same file as file:///, in both eras; outside
 // the roots it is as missing as ever.
 func TestReadLocalhostURI(t *testing.T) {
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
-			dir := realTemp(t)
+			dir := servertest.RealTemp(t)
 			name := filepath.Join(dir, "a.txt")
-			write(t, name, "hello\n")
+			servertest.Write(t, name, "hello\n")
 			cs, _, _ := connect(t, Config{Roots: []string{dir}}, era)
 			for _, uri := range []string{
 				"file://localhost" + filepath.ToSlash(name),

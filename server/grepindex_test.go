@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestListRootsGrepIndex checks that list_roots reports a root's trigram index once a grep started
 // it, with what it holds, and that a grep answers from it.
 func TestListRootsGrepIndex(t *testing.T) {
-	base := realTemp(t)
+	base := servertest.RealTemp(t)
 	text := "func alpha() {}\n"
 	for _, name := range []string{"a.go", "sub/b.go"} {
 		p := filepath.Join(base, filepath.FromSlash(name))
@@ -25,7 +26,7 @@ func TestListRootsGrepIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cs, _, s := connectWith(t, Config{Roots: []string{base}}, modern, nil)
+	cs, _, s := connectWith(t, Config{Roots: []string{base}}, servertest.Modern, nil)
 	if r := listRoots(t, cs).Roots; len(r) != 1 || r[0].GrepIndex != nil {
 		t.Fatalf("before any grep: %+v, want no index", r)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -17,11 +18,11 @@ import (
 // operator's roots, and so is a roots/list_changed. After initialized, the
 // client is asked for its roots.
 func TestNoRequestBeforeInitialized(t *testing.T) {
-	base := realTemp(t)
-	mkdirs(t, base, "proj/sub")
+	base := servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "proj/sub")
 	proj := filepath.Join(base, "proj")
-	write(t, filepath.Join(proj, "a.txt"), "alpha\n")
-	write(t, filepath.Join(proj, "sub", "b.txt"), "beta\n")
+	servertest.Write(t, filepath.Join(proj, "a.txt"), "alpha\n")
+	servertest.Write(t, filepath.Join(proj, "sub", "b.txt"), "beta\n")
 	c, _ := connectRaw(t, Config{Roots: []string{proj}})
 	c.initializeLegacy(`{"roots":{"listChanged":true}}`, false)
 
@@ -41,7 +42,7 @@ func TestNoRequestBeforeInitialized(t *testing.T) {
 		{"resources/read", readA, "alpha"},
 		{"prompts/get", map[string]any{"name": "review_file", "arguments": map[string]any{"path": "a.txt"}}, "alpha"},
 	} {
-		for _, meta := range []map[string]any{nil, modernRequestMeta(true)} {
+		for _, meta := range []map[string]any{nil, servertest.ModernRequestMeta(true)} {
 			id := int64(10 + 2*i)
 			if meta != nil {
 				id++

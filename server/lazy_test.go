@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -101,7 +102,7 @@ func TestLazyToolsNoAnnouncement(t *testing.T) {
 			}
 		},
 	}
-	_, _, s := connectWith(t, Config{Roots: []string{realTemp(t)}}, legacy, opts)
+	_, _, s := connectWith(t, Config{Roots: []string{servertest.RealTemp(t)}}, servertest.Legacy, opts)
 	s.tools.close()
 	s.files.ListChanged(s.mcp)
 	select {
@@ -117,7 +118,7 @@ func TestLazyToolsNoAnnouncement(t *testing.T) {
 // A client connected at once lists every tool, the same as once the
 // registration is long over.
 func TestLazyToolsListedAtOnce(t *testing.T) {
-	cs, _, s := connect(t, Config{Roots: []string{realTemp(t)}}, legacy)
+	cs, _, s := connect(t, Config{Roots: []string{servertest.RealTemp(t)}}, servertest.Legacy)
 	first, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/metrics"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -19,7 +20,7 @@ import (
 // show it: counters are incremented just after the message is written.
 func waitValue(t *testing.T, m *metrics.Metrics, series string, want float64) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(servertest.WaitLimit)
 	for {
 		got, err := m.Values()
 		if err != nil {
@@ -29,7 +30,7 @@ func waitValue(t *testing.T, m *metrics.Metrics, series string, want float64) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s = %v after %v, want at least %v", series, got[series], waitLimit, want)
+			t.Fatalf("%s = %v after %v, want at least %v", series, got[series], servertest.WaitLimit, want)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -44,11 +45,11 @@ func selected(got map[string]float64, keys ...string) map[string]float64 {
 }
 
 func TestMetricsRequests(t *testing.T) {
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
-			base := realTemp(t)
-			write(t, filepath.Join(base, "a.txt"), "hello")
-			commitAll(t, base)
+			base := servertest.RealTemp(t)
+			servertest.Write(t, filepath.Join(base, "a.txt"), "hello")
+			servertest.CommitAll(t, base)
 			m := metrics.New()
 			cs, _, _ := connect(t, Config{Roots: []string{base}, Metrics: m}, era)
 			ctx := context.Background()
@@ -71,7 +72,7 @@ func TestMetricsRequests(t *testing.T) {
 				}
 			}
 			notFound := "resource_not_found"
-			if era == modern {
+			if era == servertest.Modern {
 				notFound = "invalid_params"
 			}
 			want := map[string]float64{
@@ -88,7 +89,7 @@ func TestMetricsRequests(t *testing.T) {
 				`grove_sessions`:          1,
 				`grove_repositories_open`: 1,
 			}
-			if era == modern { // each scoped request first asks for the client's roots (MRTR), then runs
+			if era == servertest.Modern { // each scoped request first asks for the client's roots (MRTR), then runs
 				want[`grove_requests_total{method="resources/read",outcome="input_required"}`] = 2
 				want[`grove_requests_total{method="tools/call",outcome="input_required"}`] = 2
 				want[`grove_tool_calls_total{outcome="input_required",tool="git_status"}`] = 1
@@ -116,11 +117,11 @@ func TestMetricsRequests(t *testing.T) {
 }
 
 func TestMetricsNotifications(t *testing.T) {
-	base := realTemp(t)
+	base := servertest.RealTemp(t)
 	file := filepath.Join(base, "a.txt")
-	write(t, file, "0")
+	servertest.Write(t, file, "0")
 	m := metrics.New()
-	cs, _, ev, _ := connectWatching(t, Config{Roots: []string{base}, Metrics: m}, legacy)
+	cs, _, ev, _ := connectWatching(t, Config{Roots: []string{base}, Metrics: m}, servertest.Legacy)
 	if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(file)}); err != nil {
 		t.Fatal(err)
 	}
@@ -131,15 +132,15 @@ func TestMetricsNotifications(t *testing.T) {
 	if got["grove_subscriptions"] != 1 || got["grove_watched_directories"] < 1 {
 		t.Errorf("subscriptions %v, watched directories %v; want 1, at least 1", got["grove_subscriptions"], got["grove_watched_directories"])
 	}
-	write(t, file, "1")
-	expectUpdated(t, ev, roots.URI(file))
+	servertest.Write(t, file, "1")
+	servertest.ExpectUpdated(t, ev, roots.URI(file))
 	waitValue(t, m, `grove_notifications_sent_total{method="notifications/resources/updated"}`, 1)
 }
 
 // A server without metrics adds no middleware: the chain is the one it
 // had before metrics existed.
 func TestNoMetricsNoMiddleware(t *testing.T) {
-	base := realTemp(t)
+	base := servertest.RealTemp(t)
 	s, err := New(Config{Roots: []string{base}})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -13,10 +14,10 @@ import (
 // the words a user can act on: grove was started without a directory (and
 // how to give it one), or the client's roots lie outside grove's.
 func TestNoRootsMessages(t *testing.T) {
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
-			base := realTemp(t)
-			mkdirs(t, base, "proj", "other")
+			base := servertest.RealTemp(t)
+			servertest.Mkdirs(t, base, "proj", "other")
 			for _, tt := range []struct {
 				name   string
 				cfg    Config

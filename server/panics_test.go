@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/watch"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -39,8 +40,8 @@ func (h *recorded) has(msg string) bool {
 // them) is logged; requests waiting for the roots are answered, and the
 // session goes on.
 func TestRootsFetchPanic(t *testing.T) {
-	base := realTemp(t)
-	mkdirs(t, base, "sub")
+	base := servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "sub")
 	logs := &recorded{}
 	s, err := New(Config{Roots: []string{base}, Logger: slog.New(logs)})
 	if err != nil {
@@ -48,7 +49,7 @@ func TestRootsFetchPanic(t *testing.T) {
 	}
 	t.Cleanup(func() { s.Close() })
 	s.client.onChange = func(context.Context, *roots.Scope, *roots.Scope) { panic("bug") }
-	cs := connectTo(t, s, legacy, filepath.Join(base, "sub"))
+	cs := connectTo(t, s, servertest.Legacy, filepath.Join(base, "sub"))
 	for range 2 {
 		if got := paths(listRoots(t, cs)); !slices.Equal(got, []string{filepath.Join(base, "sub")}) {
 			t.Errorf("roots %v, want the client's", got)
@@ -62,8 +63,8 @@ func TestRootsFetchPanic(t *testing.T) {
 // A panic while watching new roots (a crafted .gitignore met on the walk)
 // is logged, and whoever waits for the watches is released.
 func TestRootsWatcherPanic(t *testing.T) {
-	dir := realTemp(t)
-	mkdirs(t, dir, "boom")
+	dir := servertest.RealTemp(t)
+	servertest.Mkdirs(t, dir, "boom")
 	w, err := watch.New(watch.Options{Ignore: func(abs string, _ bool) bool {
 		if filepath.Base(abs) == "boom" {
 			panic("crafted ignore rules")

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -73,8 +74,8 @@ func (c *rawClient) next() jsonrpc.Message {
 			c.t.Fatal("the server ended the connection")
 		}
 		return msg
-	case <-time.After(waitLimit):
-		c.t.Fatalf("no message from the server within %v", waitLimit)
+	case <-time.After(servertest.WaitLimit):
+		c.t.Fatalf("no message from the server within %v", servertest.WaitLimit)
 		return nil
 	}
 }
@@ -140,20 +141,6 @@ func request(id int64, method string, params map[string]any, meta map[string]any
 		panic(err)
 	}
 	return string(b)
-}
-
-// modernRequestMeta is the _meta of a modern request; with roots, the client
-// declares the roots capability.
-func modernRequestMeta(roots bool) map[string]any {
-	caps := map[string]any{}
-	if roots {
-		caps["roots"] = map[string]any{}
-	}
-	return map[string]any{
-		mcp.MetaKeyProtocolVersion:    modern,
-		mcp.MetaKeyClientCapabilities: caps,
-		mcp.MetaKeyClientInfo:         map[string]any{"name": "raw", "version": "1"},
-	}
 }
 
 // connectTo connects a client of the given era to s, with clientRoots.

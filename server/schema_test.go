@@ -23,6 +23,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -57,9 +58,9 @@ type schemaArg struct {
 
 func TestToolSchemasFillable(t *testing.T) {
 	var eraTools [][]string
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
-			cs, _, _ := connect(t, Config{Roots: []string{realTemp(t)}}, era)
+			cs, _, _ := connect(t, Config{Roots: []string{servertest.RealTemp(t)}}, era)
 			tools, err := cs.ListTools(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)

@@ -3,11 +3,13 @@ package server
 import (
 	"context"
 	"errors"
-	"github.com/grove-mcp/grove/internal/testenv"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/grove-mcp/grove/internal/servertest"
+	"github.com/grove-mcp/grove/internal/testenv"
 
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -33,15 +35,15 @@ func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 // The client's roots narrow every feature, not only list_roots: tools and
 // resource reads outside them answer exactly as for a missing file.
 func TestClientRootsNarrowTools(t *testing.T) {
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
-			base := realTemp(t)
-			mkdirs(t, base, "proj/sub", "proj/other")
+			base := servertest.RealTemp(t)
+			servertest.Mkdirs(t, base, "proj/sub", "proj/other")
 			sub := filepath.Join(base, "proj", "sub")
 			inside := filepath.Join(sub, "in.txt")
 			beside := filepath.Join(base, "proj", "other", "secret.txt")
-			write(t, inside, "visible\n")
-			write(t, beside, "secret\n")
+			servertest.Write(t, inside, "visible\n")
+			servertest.Write(t, beside, "secret\n")
 			cs, _, _ := connect(t, Config{Roots: []string{filepath.Join(base, "proj")}}, era, sub)
 
 			if text, isErr := callText(t, cs, "read_file", map[string]any{"path": inside}); isErr || !strings.Contains(text, "visible") {
@@ -58,7 +60,7 @@ func TestClientRootsNarrowTools(t *testing.T) {
 			}
 
 			wantCode := int64(jsonrpc.CodeInvalidParams)
-			if era == legacy {
+			if era == servertest.Legacy {
 				wantCode = legacyResourceNotFound
 			}
 			for _, uri := range []string{roots.URI(beside), roots.URI(missing)} {
@@ -78,7 +80,7 @@ func TestClientRootsNarrowTools(t *testing.T) {
 
 // With --read-only no tool that writes is offered.
 func TestReadOnlyOffersNoWrites(t *testing.T) {
-	cs, _, _ := connect(t, Config{Roots: []string{realTemp(t)}, ReadOnly: true}, legacy)
+	cs, _, _ := connect(t, Config{Roots: []string{servertest.RealTemp(t)}, ReadOnly: true}, servertest.Legacy)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +100,7 @@ func TestReadOnlyOffersNoWrites(t *testing.T) {
 
 // Every tool the issues name exists, with an object output schema.
 func TestToolContract(t *testing.T) {
-	cs, _, _ := connect(t, Config{Roots: []string{realTemp(t)}}, legacy)
+	cs, _, _ := connect(t, Config{Roots: []string{servertest.RealTemp(t)}}, servertest.Legacy)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,23 +1,24 @@
-// Package server wires grove's features to the MCP SDK and serves them over
-// stdio ([Run]), in both protocol eras: legacy (initialize, up to 2025-11-25)
-// and modern (2026-07-28: server/discover and per-request _meta).
+// Package server wires grove's features (files, Git, prompts, watches) to the
+// MCP SDK, in both protocol eras: legacy (initialize, up to 2025-11-25) and
+// modern (2026-07-28: server/discover and per-request _meta). It owns no
+// transport: package stdio serves a [Server] over stdin and stdout, package
+// httpserve over HTTP; both import this one, never the other way round.
 //
-//	err := server.Run(ctx, server.Config{Roots: []string{"/home/me/project"}})
+//	s, err := server.New(server.Config{Roots: []string{"/home/me/project"}})
+//	...
+//	err = s.MCP().Run(ctx, transport)
 //
 // The server owns the roots policy at run time: the operator's roots from
 // [Config], narrowed by the client's (see clientroots.go), handed to every
 // feature through [scope.Provider].
 //
-// The HTTP transports live in package httpserve, which builds a Server with
-// [Config.MultiSession] and serves [Server.MCP].
+// The HTTP transports build a Server with [Config.MultiSession] and serve
+// [Server.MCP].
 package server
 
 import (
-	"context"
 	_ "embed"
 	"errors"
-	"fmt"
-	"io"
 	"log/slog"
 
 	"github.com/grove-mcp/grove/fsres"
@@ -41,11 +42,6 @@ type Config struct {
 	// MaxMediaBytes is the largest image or audio file read_file sends to
 	// the model; 0 means 5 MiB, a negative value none.
 	MaxMediaBytes int64
-
-	// Stdin and Stdout carry the protocol for [Run]; main hands it the
-	// process's own.
-	Stdin  io.Reader
-	Stdout io.Writer
 
 	// MultiSession serves many sessions at once, each with client roots of
 	// its own; the HTTP transports (package httpserve) set it.
@@ -82,7 +78,6 @@ type Server struct {
 	watchStatus func() string // non-empty when change notifications are degraded
 	clientLog   *clientLog    // forwards records marked for the client as notifications/message
 	listSent    sentSignal    // fires when a resources list_changed is written
-	carry       *carrier      // large texts, written around the SDK's encoder by Run's writer
 	tools       lazyTools     // registered after start-up
 	background  afterFirst    // watches and warm-up, started by the first message
 }
@@ -101,7 +96,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	clientLog := newClientLog()
 	logger := slog.New(slog.NewMultiHandler(cfg.Logger.Handler(), clientLog)) // records for the client go to it too
-	s := &Server{cfg: cfg, logger: logger, set: set, carry: &carrier{}, clientLog: clientLog}
+	s := &Server{cfg: cfg, logger: logger, set: set, clientLog: clientLog}
 	s.client = newClientRoots(set, logger)
 	if cfg.MultiSession {
 		s.multi = newSessions(s)
@@ -142,6 +137,10 @@ func (s *Server) options() *mcp.ServerOptions {
 // MCP returns the SDK server, for tests and embedding.
 func (s *Server) MCP() *mcp.Server { return s.mcp }
 
+// Logger returns the server's logger, which also forwards the records marked
+// for the client; transports log through it.
+func (s *Server) Logger() *slog.Logger { return s.logger }
+
 // Roots returns the roots set, for tests and the doctor report.
 func (s *Server) Roots() *roots.Set { return s.set }
 
@@ -153,28 +152,4 @@ func (s *Server) Close() error {
 	}
 	s.closer = nil
 	return errors.Join(errs...)
-}
-
-// Run serves one client over stdin and stdout until the client goes away
-// (end of input) or ctx is done.
-func Run(ctx context.Context, cfg Config) error {
-	s, err := New(cfg)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	if len(cfg.Roots) == 0 {
-		s.logger.Warn("no --root given: only roots the client shares will be reachable")
-	}
-	if cfg.Stdin == nil || cfg.Stdout == nil {
-		return errors.New("server.Run needs Config.Stdin and Config.Stdout")
-	}
-	err = s.mcp.Run(ctx, drainTransport{guardedStdio(cfg.Stdin, cfg.Stdout, s.carry, s.logger.With("component", "stdio"))})
-	if err != nil && ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if err != nil {
-		return fmt.Errorf("serving stdio: %w", err)
-	}
-	return nil
 }

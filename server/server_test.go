@@ -2,43 +2,16 @@ package server
 
 import (
 	"context"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-const (
-	legacy = "2025-11-25"
-	modern = "2026-07-28"
-)
-
-var eras = []string{legacy, modern}
-
-// realTemp is t.TempDir with symlinks resolved (macOS /var -> /private/var).
-func realTemp(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-func mkdirs(t testing.TB, base string, names ...string) {
-	t.Helper()
-	for _, n := range names {
-		if err := os.MkdirAll(filepath.Join(base, n), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // connect starts a server for cfg and a client of the given era whose roots
 // are clientRoots (absolute paths); none means the client declares no roots.
@@ -76,19 +49,7 @@ func connectWith(t *testing.T, cfg Config, era string, opts *mcp.ClientOptions, 
 
 func listRoots(t *testing.T, cs *mcp.ClientSession) ListRootsOut {
 	t.Helper()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "list_roots"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.IsError {
-		t.Fatalf("list_roots failed: %v", res.Content)
-	}
-	var out ListRootsOut
-	b, _ := json.Marshal(res.StructuredContent)
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return servertest.ToolOutput[ListRootsOut](t, cs, "list_roots")
 }
 
 func paths(out ListRootsOut) []string {
@@ -101,10 +62,10 @@ func paths(out ListRootsOut) []string {
 }
 
 func TestListRootsFollowsClientRoots(t *testing.T) {
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
-			base := realTemp(t)
-			mkdirs(t, base, "a", "b")
+			base := servertest.RealTemp(t)
+			servertest.Mkdirs(t, base, "a", "b")
 			a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
 			cs, client, _ := connect(t, Config{Roots: []string{base}}, era, a)
 
@@ -121,10 +82,10 @@ func TestListRootsFollowsClientRoots(t *testing.T) {
 }
 
 func TestClientRootsNeverWiden(t *testing.T) {
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
-			base := realTemp(t)
-			mkdirs(t, base, "proj/sub", "proj-evil", "other")
+			base := servertest.RealTemp(t)
+			servertest.Mkdirs(t, base, "proj/sub", "proj-evil", "other")
 			proj := filepath.Join(base, "proj")
 			for _, tt := range []struct {
 				name    string
@@ -163,7 +124,7 @@ func TestClientRootsNeverWiden(t *testing.T) {
 }
 
 func TestNoRootsAtAll(t *testing.T) {
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
 			cs, _, _ := connect(t, Config{}, era)
 			out := listRoots(t, cs)
@@ -175,10 +136,10 @@ func TestNoRootsAtAll(t *testing.T) {
 }
 
 func TestClientRootsWithoutCeiling(t *testing.T) {
-	base := realTemp(t)
-	mkdirs(t, base, "ws")
+	base := servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "ws")
 	ws := filepath.Join(base, "ws")
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
 			cs, _, _ := connect(t, Config{}, era, ws, "/")
 			out := listRoots(t, cs)
@@ -195,9 +156,9 @@ func TestClientRootsWithoutCeiling(t *testing.T) {
 }
 
 func TestInitializeResult(t *testing.T) {
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
-			cs, _, _ := connect(t, Config{Roots: []string{realTemp(t)}, Version: "v9.9.9"}, era)
+			cs, _, _ := connect(t, Config{Roots: []string{servertest.RealTemp(t)}, Version: "v9.9.9"}, era)
 			res := cs.InitializeResult()
 			if res.ServerInfo.Name != "grove" || res.ServerInfo.Title == "" || res.ServerInfo.Version != "v9.9.9" {
 				t.Errorf("serverInfo = %+v", res.ServerInfo)
@@ -216,14 +177,20 @@ func TestInitializeResult(t *testing.T) {
 // list_roots says "git" exactly where the Git tools will work: discovery
 // never walks above a root, so a root below a repository's top is not one.
 func TestListRootsGit(t *testing.T) {
-	base := realTemp(t)
-	mkdirs(t, base, "repo/.git", "repo/sub", "plain")
-	cs, _, _ := connect(t, Config{Roots: []string{filepath.Join(base, "repo"), filepath.Join(base, "repo", "sub"), filepath.Join(base, "plain")}}, legacy)
+	base := servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "repo/.git", "repo/sub", "plain")
+	cs, _, _ := connect(t, Config{Roots: []string{filepath.Join(base, "repo"), filepath.Join(base, "repo", "sub"), filepath.Join(base, "plain")}}, servertest.Legacy)
 	got := map[string]bool{}
 	for _, r := range listRoots(t, cs).Roots {
 		got[filepath.Base(r.Path)] = r.Git
 	}
 	if diff := cmp.Diff(map[string]bool{"repo": true, "sub": false, "plain": false}, got); diff != "" {
 		t.Errorf("git flags mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestServertestModernIsOurs(t *testing.T) {
+	if servertest.Modern != ModernVersion {
+		t.Errorf("servertest.Modern = %q, want ModernVersion %q", servertest.Modern, ModernVersion)
 	}
 }

@@ -12,12 +12,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/watch"
 )
 
 // TestStatusFeedAdapter checks the adapter that gives git_status the watcher's changes.
 func TestStatusFeedAdapter(t *testing.T) {
-	dir := realTemp(t)
+	dir := servertest.RealTemp(t)
 	w, err := watch.New(watch.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func TestGitStatusSeesChangesMadeJustBefore(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git CLI not available to build the repository")
 	}
-	dir := realTemp(t)
+	dir := servertest.RealTemp(t)
 	git := func(args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", args...)
@@ -68,7 +69,7 @@ func TestGitStatusSeesChangesMadeJustBefore(t *testing.T) {
 	}
 	git("add", "a.txt")
 	git("commit", "-q", "-m", "initial")
-	cs, _, _ := connect(t, Config{Roots: []string{dir}}, legacy)
+	cs, _, _ := connect(t, Config{Roots: []string{dir}}, servertest.Legacy)
 	status := func() string {
 		t.Helper()
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "git_status", Arguments: map[string]any{}})

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -15,12 +16,12 @@ import (
 // temporary directory and the root.
 func subscribeTree(t *testing.T) (base, root string) {
 	t.Helper()
-	base = realTemp(t)
-	mkdirs(t, base, "root/real", "outside/dir")
+	base = servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "root/real", "outside/dir")
 	root = filepath.Join(base, "root")
-	write(t, filepath.Join(base, "outside", "secret.txt"), "secret")
-	write(t, filepath.Join(base, "outside", "dir", "x"), "x")
-	write(t, filepath.Join(root, "real", "f.txt"), "f")
+	servertest.Write(t, filepath.Join(base, "outside", "secret.txt"), "secret")
+	servertest.Write(t, filepath.Join(base, "outside", "dir", "x"), "x")
+	servertest.Write(t, filepath.Join(root, "real", "f.txt"), "f")
 	for link, target := range map[string]string{
 		"abs":              filepath.Join(base, "outside", "secret.txt"),
 		"rel-up":           "../outside/secret.txt",
@@ -128,9 +129,9 @@ func TestSubscribeResolvesLikeReadModern(t *testing.T) {
 	}
 	for i, uri := range refused {
 		id := int64(100 + 2*i)
-		read := errorOnWire(t, c.call(id, request(id, "resources/read", map[string]any{"uri": uri}, modernRequestMeta(false))))
+		read := errorOnWire(t, c.call(id, request(id, "resources/read", map[string]any{"uri": uri}, servertest.ModernRequestMeta(false))))
 		listen := c.call(id+1, request(id+1, "subscriptions/listen",
-			map[string]any{"notifications": map[string]any{"resourceSubscriptions": []string{uri}}}, modernRequestMeta(false)))
+			map[string]any{"notifications": map[string]any{"resourceSubscriptions": []string{uri}}}, servertest.ModernRequestMeta(false)))
 		if got := errorOnWire(t, listen); got != read {
 			t.Errorf("listen %q: %s, read answers %s", uri, got, read)
 		}

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"maps"
 	"os"
@@ -20,8 +21,11 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+var update = flag.Bool("update", false, "rewrite the tool and prompt snapshots")
 
 // toolSnap is the contract of one tool.
 type toolSnap struct {
@@ -44,7 +48,7 @@ type promptSnap struct {
 // listContract returns the tools and prompts of a read-write server.
 func listContract(t *testing.T) ([]*mcp.Tool, []*mcp.Prompt) {
 	t.Helper()
-	cs, _, _ := connect(t, Config{Roots: []string{realTemp(t)}}, legacy)
+	cs, _, _ := connect(t, Config{Roots: []string{servertest.RealTemp(t)}}, servertest.Legacy)
 	ctx := context.Background()
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {

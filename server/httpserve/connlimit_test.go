@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/server"
 )
 
 // dialFrom opens a TCP connection to addr from the loopback address from.
 func dialFrom(t *testing.T, from, addr string) net.Conn {
 	t.Helper()
-	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: waitLimit}
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: servertest.WaitLimit}
 	c, err := d.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +40,7 @@ func refused(t *testing.T, c net.Conn) bool {
 // them and refuses the rest with 503; another client still gets in, up to
 // the total; a closed connection gives its place back.
 func TestConnectionLimits(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{MaxConns: 30, MaxConnsPerClient: 20})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{MaxConns: 30, MaxConnsPerClient: 20})
 	addr := strings.TrimSuffix(strings.TrimPrefix(g.url, "http://"), "/mcp")
 	var held []net.Conn
 	refusedN := 0
@@ -71,7 +72,7 @@ func TestConnectionLimits(t *testing.T) {
 		t.Error("a connection past the total was admitted")
 	}
 	held[0].Close()
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(servertest.WaitLimit)
 	for {
 		c := dialFrom(t, "127.0.0.3", addr)
 		if !refused(t, c) {

@@ -11,13 +11,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/grove-mcp/grove/internal/servertest"
 )
 
 // startHTTPBinary runs the built grove with --http on a free loopback port
 // and returns it and its URL, read from the client configuration it prints.
 func startHTTPBinary(t *testing.T, args ...string) (*exec.Cmd, string, *strings.Builder) {
 	t.Helper()
-	bin := groveBinary(t)
+	bin := servertest.GroveBinary(t)
 	cmd := exec.Command(bin, append([]string{"--http", "127.0.0.1:0"}, args...)...)
 	cmd.Env = append(os.Environ(), TokenEnv+"="+testToken)
 	stderr, err := cmd.StderrPipe()
@@ -47,15 +49,15 @@ func startHTTPBinary(t *testing.T, args ...string) (*exec.Cmd, string, *strings.
 	select {
 	case url := <-urls:
 		return cmd, url, &log
-	case <-time.After(waitLimit):
-		t.Fatalf("grove --http printed no URL within %v", waitLimit)
+	case <-time.After(servertest.WaitLimit):
+		t.Fatalf("grove --http printed no URL within %v", servertest.WaitLimit)
 	}
 	return nil, "", nil
 }
 
 // SIGTERM with a request in flight: the request completes, then grove exits 0.
 func TestHTTPBinaryGracefulShutdown(t *testing.T) {
-	cmd, url, _ := startHTTPBinary(t, "--root", realTemp(t))
+	cmd, url, _ := startHTTPBinary(t, "--root", servertest.RealTemp(t))
 	rs := openRawSession(t, url, `{"roots":{"listChanged":true}}`)
 	// list_roots waits for the client's roots, which this client never sends.
 	slow := rs.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_roots","arguments":{}}}`)
@@ -74,15 +76,15 @@ func TestHTTPBinaryGracefulShutdown(t *testing.T) {
 		if err != nil {
 			t.Errorf("grove exited with %v, want 0", err)
 		}
-	case <-time.After(waitLimit):
-		t.Fatalf("grove did not exit within %v of SIGTERM", waitLimit)
+	case <-time.After(servertest.WaitLimit):
+		t.Fatalf("grove did not exit within %v of SIGTERM", servertest.WaitLimit)
 	}
 }
 
 // A bind beyond loopback needs an explicit token.
 func TestHTTPBinaryRefusesOpenBindWithoutToken(t *testing.T) {
-	bin := groveBinary(t)
-	cmd := exec.Command(bin, "--http", "0.0.0.0:0", "--root", realTemp(t))
+	bin := servertest.GroveBinary(t)
+	cmd := exec.Command(bin, "--http", "0.0.0.0:0", "--root", servertest.RealTemp(t))
 	cmd.Env = slicesWithout(os.Environ(), TokenEnv+"=")
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
@@ -94,8 +96,8 @@ func TestHTTPBinaryRefusesOpenBindWithoutToken(t *testing.T) {
 // A bind beyond loopback with a token still needs TLS, or --http-insecure;
 // grove refuses before it listens.
 func TestHTTPBinaryRefusesPlainOpenBind(t *testing.T) {
-	bin := groveBinary(t)
-	cmd := exec.Command(bin, "--http", "0.0.0.0:0", "--root", realTemp(t))
+	bin := servertest.GroveBinary(t)
+	cmd := exec.Command(bin, "--http", "0.0.0.0:0", "--root", servertest.RealTemp(t))
 	cmd.Env = append(slicesWithout(os.Environ(), TokenEnv+"="), TokenEnv+"="+testToken)
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError

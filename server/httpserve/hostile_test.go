@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/server"
 )
 
@@ -14,11 +15,11 @@ import (
 // JSON-RPC error in a 200 stream), never a 5xx, a hang or a crash; and the
 // server still serves afterwards.
 func TestHTTPHostileRequests(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{})
 	rs := openRawSession(t, g.url, `{}`)
 	auth := "Bearer " + testToken
 	legacyHdr := map[string]string{"Authorization": auth}
-	modernHdr := map[string]string{"Authorization": auth, "MCP-Protocol-Version": modern, "Mcp-Method": "tools/list"}
+	modernHdr := map[string]string{"Authorization": auth, "MCP-Protocol-Version": servertest.Modern, "Mcp-Method": "tools/list"}
 	for _, tt := range []struct {
 		name   string
 		method string
@@ -37,7 +38,7 @@ func TestHTTPHostileRequests(t *testing.T) {
 		{"DELETE without a session", http.MethodDelete, legacyHdr, ""},
 		{"PUT", http.MethodPut, legacyHdr, "{}"},
 		{"modern without _meta", http.MethodPost, modernHdr, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`},
-		{"modern with a mismatched method header", http.MethodPost, modernHdr, `{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{"_meta":` + mustJSON(t, modernRequestMeta(false)) + `}}`},
+		{"modern with a mismatched method header", http.MethodPost, modernHdr, `{"jsonrpc":"2.0","id":1,"method":"prompts/list","params":{"_meta":` + mustJSON(t, servertest.ModernRequestMeta(false)) + `}}`},
 		{"modern GET", http.MethodGet, modernHdr, ""},
 		{"an unsupported version header", http.MethodPost, map[string]string{"Authorization": auth, "MCP-Protocol-Version": "1999-01-01"}, `{"jsonrpc":"2.0","id":1,"method":"ping"}`},
 	} {

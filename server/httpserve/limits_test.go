@@ -12,11 +12,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/server"
 )
 
 func TestHTTPBodyLimit(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{MaxBodyBytes: 1000})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{MaxBodyBytes: 1000})
 	auth := map[string]string{"Authorization": "Bearer " + testToken}
 	big := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 1000) + `"}}`
 	res := post(t, g.url, auth, big)
@@ -32,7 +33,7 @@ func TestHTTPBodyLimit(t *testing.T) {
 }
 
 func TestHTTPSessionLimit(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{MaxSessions: 1})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{MaxSessions: 1})
 	rs := openRawSession(t, g.url, `{}`)
 	res := post(t, g.url, map[string]string{"Authorization": "Bearer " + testToken}, initializeBody)
 	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
@@ -61,7 +62,7 @@ func TestHTTPSessionLimit(t *testing.T) {
 // waitSessions waits until the server has n sessions.
 func waitSessions(t *testing.T, s *server.Server, n int) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(servertest.WaitLimit)
 	for {
 		got := 0
 		for range s.MCP().Sessions() {
@@ -71,7 +72,7 @@ func waitSessions(t *testing.T, s *server.Server, n int) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d sessions after %v, want %d", got, waitLimit, n)
+			t.Fatalf("%d sessions after %v, want %d", got, servertest.WaitLimit, n)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -80,7 +81,7 @@ func waitSessions(t *testing.T, s *server.Server, n int) {
 // An idle session ends; its ID then gets 404, as the spec says of a session
 // the server no longer knows.
 func TestHTTPIdleTimeout(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{IdleTimeout: 50 * time.Millisecond})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{IdleTimeout: 50 * time.Millisecond})
 	rs := openRawSession(t, g.url, `{}`)
 	var ended []*mcp.ServerSession
 	for ss := range g.s.MCP().Sessions() {
@@ -102,7 +103,7 @@ func TestHTTPIdleTimeout(t *testing.T) {
 // a body holding only a response is never refused. The first request waits
 // for the client's roots, which this client never sends.
 func TestHTTPInFlightLimit(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{MaxInFlight: 1})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{MaxInFlight: 1})
 	rs := openRawSession(t, g.url, `{"roots":{"listChanged":true}}`)
 	slow := rs.post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_roots","arguments":{}}}`)
 	slowEvents := readEvents(slow.Body)
@@ -143,7 +144,7 @@ func TestClassify(t *testing.T) {
 
 // A body that trickles in is cut off with 408; the connection is not held.
 func TestHTTPSlowBody(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{bodyTimeout: 200 * time.Millisecond})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{bodyTimeout: 200 * time.Millisecond})
 	conn, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(g.url, "http://"), "/mcp"))
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +152,7 @@ func TestHTTPSlowBody(t *testing.T) {
 	defer conn.Close()
 	io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "+testToken+
 		"\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"")
-	conn.SetReadDeadline(time.Now().Add(waitLimit))
+	conn.SetReadDeadline(time.Now().Add(servertest.WaitLimit))
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -168,13 +169,13 @@ func TestHTTPSlowBody(t *testing.T) {
 // A modern subscriptions/listen stream counts as a session: past the limit,
 // the next gets 503.
 func TestHTTPListenStreamsCountAsSessions(t *testing.T) {
-	dir := realTemp(t)
+	dir := servertest.RealTemp(t)
 	g := startHTTP(t, server.Config{Roots: []string{dir}}, Config{MaxSessions: 1})
 	listen := func(id int) *http.Response {
-		return post(t, g.url, map[string]string{"Authorization": "Bearer " + testToken, "MCP-Protocol-Version": modern,
+		return post(t, g.url, map[string]string{"Authorization": "Bearer " + testToken, "MCP-Protocol-Version": servertest.Modern,
 			"Mcp-Method": "subscriptions/listen"},
 			`{"jsonrpc":"2.0","id":`+mustJSON(t, id)+`,"method":"subscriptions/listen","params":{"notifications":{"resourcesListChanged":true},"_meta":`+
-				mustJSON(t, modernRequestMeta(false))+`}}`)
+				mustJSON(t, servertest.ModernRequestMeta(false))+`}}`)
 	}
 	first := listen(1)
 	nextEvent(t, readEvents(first.Body), "notifications/subscriptions/acknowledged")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/metrics"
 	"github.com/grove-mcp/grove/server"
 )
@@ -50,7 +51,7 @@ func startMetricsHTTP(t *testing.T, cfg server.Config) string {
 		cancel()
 		select {
 		case <-done:
-		case <-time.After(waitLimit):
+		case <-time.After(servertest.WaitLimit):
 			t.Error("Run did not return after its context ended")
 		}
 	})
@@ -59,7 +60,7 @@ func startMetricsHTTP(t *testing.T, cfg server.Config) string {
 		return "http://" + a.String()
 	case err := <-done:
 		t.Fatalf("Run: %v", err)
-	case <-time.After(waitLimit):
+	case <-time.After(servertest.WaitLimit):
 		t.Fatal("Run did not start")
 	}
 	return ""
@@ -87,15 +88,15 @@ func get(t *testing.T, url, token string) (int, string) {
 // tools/call made over HTTP, with tool labels bounded by the server's own
 // tools.
 func TestHTTPMetrics(t *testing.T) {
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) { testHTTPMetrics(t, era) })
 	}
 }
 
 func testHTTPMetrics(t *testing.T, era string) {
-	base := realTemp(t)
-	write(t, filepath.Join(base, "a.txt"), "hello")
-	commitAll(t, base)
+	base := servertest.RealTemp(t)
+	servertest.Write(t, filepath.Join(base, "a.txt"), "hello")
+	servertest.CommitAll(t, base)
 	url := startMetricsHTTP(t, server.Config{Roots: []string{base}, Metrics: metrics.New()})
 
 	for _, tok := range []string{"", "wrong-token-wrong-token-wrong"} {
@@ -130,7 +131,7 @@ func testHTTPMetrics(t *testing.T, era string) {
 		`grove_tool_calls_total{outcome="invalid_params",tool="other"} 50`,
 		"grove_repositories_open 1",
 	}
-	if era == legacy {
+	if era == servertest.Legacy {
 		want = append(want, `grove_requests_total{method="initialize",outcome="ok"} 1`, "grove_sessions 1")
 	} else {
 		want = append(want, `grove_requests_total{method="server/discover",outcome="ok"} 1`)
@@ -158,7 +159,7 @@ func testHTTPMetrics(t *testing.T, era string) {
 
 // Without metrics, /metrics is not there.
 func TestHTTPNoMetrics(t *testing.T) {
-	url := startMetricsHTTP(t, server.Config{Roots: []string{realTemp(t)}})
+	url := startMetricsHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}})
 	if code, _ := get(t, url+"/metrics", metricsTestToken); code != http.StatusNotFound {
 		t.Errorf("status %d, want 404", code)
 	}
@@ -168,16 +169,16 @@ func TestHTTPNoMetrics(t *testing.T) {
 // without a token, behind the token when one is set, and refused beyond
 // loopback without one.
 func TestBinaryMetricsFlag(t *testing.T) {
-	bin := groveBinary(t)
-	base := realTemp(t)
-	write(t, filepath.Join(base, "a.txt"), "hello")
-	commitAll(t, base)
+	bin := servertest.GroveBinary(t)
+	base := servertest.RealTemp(t)
+	servertest.Write(t, filepath.Join(base, "a.txt"), "hello")
+	servertest.CommitAll(t, base)
 	for _, tt := range []struct {
 		name  string
 		token string
 	}{{"no token", ""}, {"token", metricsTestToken}} {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+			ctx, cancel := context.WithTimeout(context.Background(), servertest.WaitLimit)
 			defer cancel()
 			cmd := exec.Command(bin, "--metrics", "127.0.0.1:0", "--root", base)
 			cmd.Env = append(os.Environ(), TokenEnv+"="+tt.token)
@@ -186,7 +187,7 @@ func TestBinaryMetricsFlag(t *testing.T) {
 				t.Fatal(err)
 			}
 			client := mcp.NewClient(&mcp.Implementation{Name: "metrics-e2e", Version: "1"}, nil)
-			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: servertest.Legacy})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +237,7 @@ func metricsURL(t *testing.T, r io.Reader) string {
 	select {
 	case url := <-found:
 		return url
-	case <-time.After(waitLimit):
+	case <-time.After(servertest.WaitLimit):
 		t.Fatal("grove did not log its metrics URL")
 	}
 	return ""
@@ -244,8 +245,8 @@ func metricsURL(t *testing.T, r io.Reader) string {
 
 // grove --http serves /metrics beside /mcp, behind the token.
 func TestBinaryHTTPMetrics(t *testing.T) {
-	bin := groveBinary(t)
-	cmd := exec.Command(bin, "--http", "127.0.0.1:0", "--root", realTemp(t))
+	bin := servertest.GroveBinary(t)
+	cmd := exec.Command(bin, "--http", "127.0.0.1:0", "--root", servertest.RealTemp(t))
 	cmd.Env = append(os.Environ(), TokenEnv+"="+metricsTestToken)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -273,7 +274,7 @@ func TestBinaryHTTPMetrics(t *testing.T) {
 	var base string
 	select {
 	case base = <-found:
-	case <-time.After(waitLimit):
+	case <-time.After(servertest.WaitLimit):
 		t.Fatal("grove --http did not say where it listens")
 	}
 	if code, _ := get(t, base+"/metrics", ""); code != http.StatusUnauthorized {

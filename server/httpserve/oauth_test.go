@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/server"
 )
 
@@ -137,7 +138,7 @@ func initialize(t *testing.T, url, token string) *http.Response {
 
 func TestOAuthJWT(t *testing.T) {
 	as := newTestAS(t)
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{AuthIssuer: as.URL, Resource: testResource})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{AuthIssuer: as.URL, Resource: testResource})
 	good := as.claims("grove:read grove:write")
 	otherKey, _ := rsa.GenerateKey(rand.Reader, 2048)
 	unsigned := func() string { // alg none, hand-made: go-jose refuses to make one
@@ -198,7 +199,7 @@ func TestOAuthJWT(t *testing.T) {
 
 func TestOAuthProtectedResourceMetadata(t *testing.T) {
 	as := newTestAS(t)
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{AuthIssuer: as.URL, Resource: testResource})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{AuthIssuer: as.URL, Resource: testResource})
 	base := strings.TrimSuffix(g.url, "/mcp")
 	for _, path := range []string{metadataPath, metadataPath + "/mcp"} {
 		res := getRaw(t, base+path, map[string]string{"Origin": "https://client.example"})
@@ -222,7 +223,7 @@ func TestOAuthProtectedResourceMetadata(t *testing.T) {
 // With introspection, a revoked token stops working at once.
 func TestOAuthIntrospection(t *testing.T) {
 	as := newTestAS(t)
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{AuthIssuer: as.URL, Resource: testResource,
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{AuthIssuer: as.URL, Resource: testResource,
 		Introspect: as.URL + "/introspect", IntrospectAuth: "grove:s3cret"})
 	good := as.claims("grove:read")
 	tok := as.issue(t, good)
@@ -269,7 +270,7 @@ func TestOAuthConfigErrors(t *testing.T) {
 // /mcp or /sse.
 func TestOAuthSessionCrossing(t *testing.T) {
 	as := newTestAS(t)
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{AuthIssuer: as.URL, Resource: testResource})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{AuthIssuer: as.URL, Resource: testResource})
 	alice := as.issue(t, as.claims("grove:read"))
 	bob := as.issue(t, with(as.claims("grove:read"), map[string]any{"sub": "bob"}))
 	res := initialize(t, g.url, alice)
@@ -279,7 +280,7 @@ func TestOAuthSessionCrossing(t *testing.T) {
 	}
 	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
 	hdr := func(tok string) map[string]string {
-		return map[string]string{"Authorization": "Bearer " + tok, "Mcp-Session-Id": id, "MCP-Protocol-Version": legacy}
+		return map[string]string{"Authorization": "Bearer " + tok, "Mcp-Session-Id": id, "MCP-Protocol-Version": servertest.Legacy}
 	}
 	if res := post(t, g.url, hdr(bob), ping); res.StatusCode != http.StatusForbidden {
 		t.Errorf("bob in alice's Streamable HTTP session: %d, want 403", res.StatusCode)

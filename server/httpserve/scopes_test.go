@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -18,7 +19,7 @@ import (
 // A read-only token sees no write tool and cannot call one, over every
 // transport and in both eras; a full token can.
 func TestReadOnlyTokenOnEveryTransport(t *testing.T) {
-	dir := realTemp(t)
+	dir := servertest.RealTemp(t)
 	ro := startHTTP(t, server.Config{Roots: []string{dir}}, Config{TokenReadOnly: true})
 	rw := startHTTP(t, server.Config{Roots: []string{dir}}, Config{})
 	type conn struct {
@@ -28,15 +29,15 @@ func TestReadOnlyTokenOnEveryTransport(t *testing.T) {
 	}
 	hc := &http.Client{Transport: bearer{testToken}}
 	conns := []conn{
-		{"streamable legacy", legacy, func(g *httpGrove) mcp.Transport {
+		{"streamable legacy", servertest.Legacy, func(g *httpGrove) mcp.Transport {
 			return &mcp.StreamableClientTransport{Endpoint: g.url, HTTPClient: hc}
 		}},
-		{"streamable modern", modern, func(g *httpGrove) mcp.Transport {
+		{"streamable modern", servertest.Modern, func(g *httpGrove) mcp.Transport {
 			return &mcp.StreamableClientTransport{Endpoint: g.url, HTTPClient: hc}
 		}},
-		{"sse", legacy, func(g *httpGrove) mcp.Transport { return &mcp.SSEClientTransport{Endpoint: g.sseURL(), HTTPClient: hc} }},
-		{"websocket legacy", legacy, func(g *httpGrove) mcp.Transport { return wsClientTransport{url: g.wsURL(), hdr: authHeader()} }},
-		{"websocket modern", modern, func(g *httpGrove) mcp.Transport { return wsClientTransport{url: g.wsURL(), hdr: authHeader()} }},
+		{"sse", servertest.Legacy, func(g *httpGrove) mcp.Transport { return &mcp.SSEClientTransport{Endpoint: g.sseURL(), HTTPClient: hc} }},
+		{"websocket legacy", servertest.Legacy, func(g *httpGrove) mcp.Transport { return wsClientTransport{url: g.wsURL(), hdr: authHeader()} }},
+		{"websocket modern", servertest.Modern, func(g *httpGrove) mcp.Transport { return wsClientTransport{url: g.wsURL(), hdr: authHeader()} }},
 	}
 	for _, c := range conns {
 		t.Run(c.name, func(t *testing.T) {

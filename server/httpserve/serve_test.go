@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/metrics"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/server"
@@ -68,8 +69,8 @@ func startHTTP(t testing.TB, cfg server.Config, hc Config) *httpGrove {
 			if err != nil {
 				t.Errorf("serve: %v", err)
 			}
-		case <-time.After(waitLimit):
-			t.Errorf("the server did not shut down within %v", waitLimit)
+		case <-time.After(servertest.WaitLimit):
+			t.Errorf("the server did not shut down within %v", servertest.WaitLimit)
 		}
 		s.Close()
 	})
@@ -87,25 +88,25 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // connectHTTP connects an SDK client of era to g, with client roots (paths)
 // and the notification recorders of connectWatching.
-func connectHTTP(t *testing.T, g *httpGrove, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, events) {
+func connectHTTP(t *testing.T, g *httpGrove, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, servertest.Events) {
 	t.Helper()
 	tr := &mcp.StreamableClientTransport{Endpoint: g.url, HTTPClient: &http.Client{Transport: bearer{testToken}}}
 	return connectOver(t, tr, era, clientRoots...)
 }
 
 // connectOver connects an SDK client of era over tr, as connectHTTP does.
-func connectOver(t *testing.T, tr mcp.Transport, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, events) {
+func connectOver(t *testing.T, tr mcp.Transport, era string, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, servertest.Events) {
 	t.Helper()
-	ev := events{updated: make(chan string, 1000), listChanged: make(chan struct{}, 1000), logged: make(chan *mcp.LoggingMessageParams, 1000)}
+	ev := servertest.NewEvents()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
-			ev.updated <- req.Params.URI
+			ev.Updated <- req.Params.URI
 		},
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
-			ev.listChanged <- struct{}{}
+			ev.ListChanged <- struct{}{}
 		},
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
-			ev.logged <- req.Params
+			ev.Logged <- req.Params
 		},
 	})
 	for _, r := range clientRoots {
@@ -153,7 +154,7 @@ const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{
 
 func TestHTTPRefusesStrangers(t *testing.T) {
 	extra := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "extra") })
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{AllowOrigins: []string{"https://ok.example"},
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{AllowOrigins: []string{"https://ok.example"},
 		Mount: map[string]http.Handler{"/extra": extra}})
 	auth := "Bearer " + testToken
 	own := strings.TrimSuffix(strings.TrimPrefix(g.url, "http://"), "/mcp") // 127.0.0.1:port
@@ -223,13 +224,13 @@ func TestHTTPRefusesStrangers(t *testing.T) {
 }
 
 func TestHTTPBothEras(t *testing.T) {
-	dir := realTemp(t)
+	dir := servertest.RealTemp(t)
 	g := startHTTP(t, server.Config{Roots: []string{dir}}, Config{})
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
 			cs, _, ev := connectHTTP(t, g, era)
 			f := filepath.Join(dir, era+".txt")
-			write(t, f, "hello")
+			servertest.Write(t, f, "hello")
 			res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: roots.URI(f)})
 			if err != nil {
 				t.Fatal(err)
@@ -237,14 +238,14 @@ func TestHTTPBothEras(t *testing.T) {
 			if got := res.Contents[0].Text; got != "hello" {
 				t.Errorf("read %q, want hello", got)
 			}
-			if got, want := paths(listRoots(t, cs)), []string{dir}; !slices.Equal(got, want) {
+			if got, want := servertest.RootPaths(t, cs), []string{dir}; !slices.Equal(got, want) {
 				t.Errorf("roots %v, want %v", got, want)
 			}
 			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(f)}); err != nil {
 				t.Fatal(err)
 			}
 			waitSubscriptions(t, g.m, 1)
-			primeUpdates(t, ev, f, roots.URI(f))
+			servertest.PrimeUpdates(t, ev, f, roots.URI(f))
 			if err := cs.Unsubscribe(context.Background(), &mcp.UnsubscribeParams{URI: roots.URI(f)}); err != nil {
 				t.Fatal(err)
 			}

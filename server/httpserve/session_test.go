@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/server"
 )
@@ -20,15 +21,15 @@ import (
 // roots only, and hear only of their own subscriptions, even to the same URI
 // once one's roots moved away from it.
 func TestHTTPSessionsAreClientsOfTheirOwn(t *testing.T) {
-	base := realTemp(t)
-	mkdirs(t, base, "a", "b")
+	base := servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "a", "b")
 	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
 	fa, fb := filepath.Join(a, "x.txt"), filepath.Join(b, "y.txt")
-	write(t, fa, "a")
-	write(t, fb, "b")
+	servertest.Write(t, fa, "a")
+	servertest.Write(t, fb, "b")
 	g := startHTTP(t, server.Config{Roots: []string{base}}, Config{})
-	csA, _, evA := connectHTTP(t, g, legacy, a)
-	csB, clientB, evB := connectHTTP(t, g, legacy, a)
+	csA, _, evA := connectHTTP(t, g, servertest.Legacy, a)
+	csB, clientB, evB := connectHTTP(t, g, servertest.Legacy, a)
 	ctx := context.Background()
 
 	// Both start in a and subscribe to a's file; then B's roots move to b.
@@ -37,14 +38,14 @@ func TestHTTPSessionsAreClientsOfTheirOwn(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	setClientRoots(t, csB, clientB, []string{a}, b)
+	servertest.SetClientRoots(t, csB, clientB, []string{a}, b)
 	if err := csB.Subscribe(ctx, &mcp.SubscribeParams{URI: roots.URI(fb)}); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := paths(listRoots(t, csA)), []string{a}; !slices.Equal(got, want) {
+	if got, want := servertest.RootPaths(t, csA), []string{a}; !slices.Equal(got, want) {
 		t.Errorf("A's roots %v, want %v", got, want)
 	}
-	if got, want := paths(listRoots(t, csB)), []string{b}; !slices.Equal(got, want) {
+	if got, want := servertest.RootPaths(t, csB), []string{b}; !slices.Equal(got, want) {
 		t.Errorf("B's roots %v, want %v", got, want)
 	}
 	for _, tt := range []struct {
@@ -64,11 +65,11 @@ func TestHTTPSessionsAreClientsOfTheirOwn(t *testing.T) {
 		}
 	}
 
-	write(t, fa, "a changed")
-	expectUpdated(t, evA, roots.URI(fa))
+	servertest.Write(t, fa, "a changed")
+	servertest.ExpectUpdated(t, evA, roots.URI(fa))
 	// B hears of its own file, and never of a's, written before it.
-	write(t, fb, "b changed")
-	expectUpdated(t, evB, roots.URI(fb), roots.URI(fa))
+	servertest.Write(t, fb, "b changed")
+	servertest.ExpectUpdated(t, evB, roots.URI(fb), roots.URI(fa))
 	if n := gauge(t, g.m, "grove_sessions"); n != 2 {
 		t.Errorf("%d sessions, want 2", n)
 	}
@@ -77,15 +78,15 @@ func TestHTTPSessionsAreClientsOfTheirOwn(t *testing.T) {
 // A modern request's roots come with it: they narrow the ceiling for that
 // request only, over HTTP as over stdio.
 func TestHTTPModernRequestRoots(t *testing.T) {
-	base := realTemp(t)
-	mkdirs(t, base, "a", "b")
+	base := servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "a", "b")
 	fb := filepath.Join(base, "b", "y.txt")
-	write(t, fb, "b")
+	servertest.Write(t, fb, "b")
 	g := startHTTP(t, server.Config{Roots: []string{base}}, Config{})
-	hdr := map[string]string{"Authorization": "Bearer " + testToken, "MCP-Protocol-Version": modern,
+	hdr := map[string]string{"Authorization": "Bearer " + testToken, "MCP-Protocol-Version": servertest.Modern,
 		"Mcp-Method": "resources/read", "Mcp-Name": roots.URI(fb)}
 	read := func(clientRoot string) string {
-		params := map[string]any{"uri": roots.URI(fb), "_meta": modernRequestMeta(true), "requestState": "grove:roots",
+		params := map[string]any{"uri": roots.URI(fb), "_meta": servertest.ModernRequestMeta(true), "requestState": "grove:roots",
 			"inputResponses": map[string]any{"roots": map[string]any{"roots": []map[string]string{{"uri": roots.URI(clientRoot)}}}}}
 		body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": "resources/read", "params": params})
 		res := post(t, g.url, hdr, string(body))
@@ -103,11 +104,11 @@ func TestHTTPModernRequestRoots(t *testing.T) {
 // The client log records a session's requests cause reach that session
 // alone, at the level it set: A's refused root is told to A, never to B.
 func TestHTTPClientLogIsPerSession(t *testing.T) {
-	base := realTemp(t)
-	mkdirs(t, base, "ceiling", "outA", "outB")
+	base := servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "ceiling", "outA", "outB")
 	g := startHTTP(t, server.Config{Roots: []string{filepath.Join(base, "ceiling")}}, Config{})
-	csA, clientA, _ := connectHTTP(t, g, legacy)
-	csB, clientB, evB := connectHTTP(t, g, legacy)
+	csA, clientA, _ := connectHTTP(t, g, servertest.Legacy)
+	csB, clientB, evB := connectHTTP(t, g, servertest.Legacy)
 	ctx := context.Background()
 	for _, cs := range []*mcp.ClientSession{csA, csB} {
 		if err := cs.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
@@ -116,13 +117,13 @@ func TestHTTPClientLogIsPerSession(t *testing.T) {
 	}
 	outA, outB := roots.URI(filepath.Join(base, "outA")), roots.URI(filepath.Join(base, "outB"))
 	clientA.AddRoots(&mcp.Root{URI: outA})
-	listRoots(t, csA) // waits for A's roots
+	servertest.RootPaths(t, csA) // waits for A's roots
 	clientB.AddRoots(&mcp.Root{URI: outB})
-	listRoots(t, csB)
-	timeout := time.After(waitLimit)
+	servertest.RootPaths(t, csB)
+	timeout := time.After(servertest.WaitLimit)
 	for {
 		select {
-		case p := <-evB.logged:
+		case p := <-evB.Logged:
 			data, _ := json.Marshal(p.Data)
 			if strings.Contains(string(data), outA) {
 				t.Fatalf("B was told of A's root: %s", data)
@@ -131,7 +132,7 @@ func TestHTTPClientLogIsPerSession(t *testing.T) {
 				return
 			}
 		case <-timeout:
-			t.Fatalf("B was not told of its own refused root within %v", waitLimit)
+			t.Fatalf("B was not told of its own refused root within %v", servertest.WaitLimit)
 		}
 	}
 }
@@ -139,29 +140,29 @@ func TestHTTPClientLogIsPerSession(t *testing.T) {
 // A file that appears in one session's roots changes that session's list
 // alone: the other session is not told.
 func TestHTTPListChangedIsPerSession(t *testing.T) {
-	base := realTemp(t)
-	mkdirs(t, base, "a", "b")
+	base := servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "a", "b")
 	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
 	fb := filepath.Join(b, "y.txt")
-	write(t, fb, "b")
+	servertest.Write(t, fb, "b")
 	g := startHTTP(t, server.Config{Roots: []string{base}}, Config{})
-	csA, _, evA := connectHTTP(t, g, legacy, a)
-	csB, _, evB := connectHTTP(t, g, legacy, b)
-	listRoots(t, csA) // both sessions' roots are in force, and each was told its list changed
-	listRoots(t, csB)
-	expectListChanged(t, evA)
-	expectListChanged(t, evB)
+	csA, _, evA := connectHTTP(t, g, servertest.Legacy, a)
+	csB, _, evB := connectHTTP(t, g, servertest.Legacy, b)
+	servertest.RootPaths(t, csA) // both sessions' roots are in force, and each was told its list changed
+	servertest.RootPaths(t, csB)
+	servertest.ExpectListChanged(t, evA)
+	servertest.ExpectListChanged(t, evB)
 	if err := csB.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(fb)}); err != nil {
 		t.Fatal(err)
 	}
-	primeUpdates(t, evB, fb, roots.URI(fb))
-	drainListChanged(evB)
+	servertest.PrimeUpdates(t, evB, fb, roots.URI(fb))
+	servertest.DrainListChanged(evB)
 
-	write(t, filepath.Join(a, "new.txt"), "new")
-	expectListChanged(t, evA)
-	write(t, fb, "after") // B's stream carries this update after anything about a/new.txt
-	expectUpdated(t, evB, roots.URI(fb))
-	if n := len(evB.listChanged); n != 0 {
+	servertest.Write(t, filepath.Join(a, "new.txt"), "new")
+	servertest.ExpectListChanged(t, evA)
+	servertest.Write(t, fb, "after") // B's stream carries this update after anything about a/new.txt
+	servertest.ExpectUpdated(t, evB, roots.URI(fb))
+	if n := len(evB.ListChanged); n != 0 {
 		t.Errorf("B was told %d times that its list changed by a file in A's roots", n)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,25 +21,25 @@ import (
 // sseURL is the HTTP+SSE endpoint of g.
 func (g *httpGrove) sseURL() string { return strings.TrimSuffix(g.url, "/mcp") + "/sse" }
 
-func connectSSE(t *testing.T, g *httpGrove, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, events) {
+func connectSSE(t *testing.T, g *httpGrove, clientRoots ...string) (*mcp.ClientSession, *mcp.Client, servertest.Events) {
 	t.Helper()
 	tr := &mcp.SSEClientTransport{Endpoint: g.sseURL(), HTTPClient: &http.Client{Transport: bearer{testToken}}}
-	return connectOver(t, tr, legacy, clientRoots...)
+	return connectOver(t, tr, servertest.Legacy, clientRoots...)
 }
 
 // Two SSE sessions are clients of their own: each has its own roots and
 // hears of its own subscriptions only.
 func TestSSESessions(t *testing.T) {
-	base := realTemp(t)
-	mkdirs(t, base, "a", "b")
+	base := servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "a", "b")
 	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
 	fa, fb := filepath.Join(a, "f.txt"), filepath.Join(b, "f.txt")
-	write(t, fa, "a")
-	write(t, fb, "b")
+	servertest.Write(t, fa, "a")
+	servertest.Write(t, fb, "b")
 	g := startHTTP(t, server.Config{Roots: []string{base}}, Config{})
 	csA, _, evA := connectSSE(t, g, a)
 	csB, _, evB := connectSSE(t, g, b)
-	if got := csA.InitializeResult().ProtocolVersion; got >= modern {
+	if got := csA.InitializeResult().ProtocolVersion; got >= servertest.Modern {
 		t.Errorf("SSE negotiated %s, a modern version", got)
 	}
 	for _, tt := range []struct {
@@ -46,10 +47,10 @@ func TestSSESessions(t *testing.T) {
 		own       string
 		ownRoot   string
 		other     string
-		ev        events
+		ev        servertest.Events
 		forbidden string
 	}{{csA, fa, a, fb, evA, roots.URI(fb)}, {csB, fb, b, fa, evB, roots.URI(fa)}} {
-		if got := paths(listRoots(t, tt.cs)); !slices.Equal(got, []string{tt.ownRoot}) {
+		if got := servertest.RootPaths(t, tt.cs); !slices.Equal(got, []string{tt.ownRoot}) {
 			t.Errorf("roots %v, want [%s]", got, tt.ownRoot)
 		}
 		res, err := tt.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: roots.URI(tt.own)})
@@ -64,10 +65,10 @@ func TestSSESessions(t *testing.T) {
 		}
 	}
 	waitSubscriptions(t, g.m, 2)
-	write(t, fa, "a changed")
-	expectUpdated(t, evA, roots.URI(fa))
-	write(t, fb, "b changed")
-	expectUpdated(t, evB, roots.URI(fb), roots.URI(fa))
+	servertest.Write(t, fa, "a changed")
+	servertest.ExpectUpdated(t, evA, roots.URI(fa))
+	servertest.Write(t, fb, "b changed")
+	servertest.ExpectUpdated(t, evB, roots.URI(fb), roots.URI(fa))
 }
 
 // rawSSE is an HTTP+SSE session driven by hand: its stream, and the URL
@@ -130,7 +131,7 @@ func getRaw(t *testing.T, url string, hdr map[string]string) *http.Response {
 }
 
 func TestSSERefusals(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{MaxBodyBytes: 1000, MaxInFlight: 1})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{MaxBodyBytes: 1000, MaxInFlight: 1})
 	auth := "Bearer " + testToken
 	for _, tt := range []struct {
 		name       string
@@ -186,7 +187,7 @@ func TestSSERefusals(t *testing.T) {
 
 // SSE sessions count against MaxSessions, with Streamable HTTP's.
 func TestSSESessionLimit(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{MaxSessions: 1})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{MaxSessions: 1})
 	openRawSSE(t, g, `{}`)
 	res := getRaw(t, g.sseURL(), map[string]string{"Authorization": "Bearer " + testToken})
 	if res.StatusCode != http.StatusServiceUnavailable || res.Header.Get("Retry-After") == "" {
@@ -200,7 +201,7 @@ func TestSSESessionLimit(t *testing.T) {
 // With an instance name, every session ID starts with it: a proxy routes
 // by it.
 func TestInstanceNamesSessions(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{Instance: "b"})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{Instance: "b"})
 	if rs := openRawSession(t, g.url, `{}`); !strings.HasPrefix(rs.id, "b-") {
 		t.Errorf("Streamable HTTP session %q", rs.id)
 	}
@@ -212,8 +213,8 @@ func TestInstanceNamesSessions(t *testing.T) {
 // A client that stops reading its SSE stream loses its session once a
 // write has waited past the write timeout.
 func TestSSESlowReader(t *testing.T) {
-	dir := realTemp(t)
-	write(t, filepath.Join(dir, "big.txt"), strings.Repeat("x", 256<<10))
+	dir := servertest.RealTemp(t)
+	servertest.Write(t, filepath.Join(dir, "big.txt"), strings.Repeat("x", 256<<10))
 	g := startHTTP(t, server.Config{Roots: []string{dir}}, Config{writeTimeout: 300 * time.Millisecond})
 	small := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/server"
 )
@@ -49,7 +50,7 @@ func readEvents(body io.Reader) <-chan sseEvent {
 // nextEvent waits for an event whose data holds want.
 func nextEvent(t *testing.T, ch <-chan sseEvent, want string) sseEvent {
 	t.Helper()
-	timeout := time.After(waitLimit)
+	timeout := time.After(servertest.WaitLimit)
 	for {
 		select {
 		case e, ok := <-ch:
@@ -60,7 +61,7 @@ func nextEvent(t *testing.T, ch <-chan sseEvent, want string) sseEvent {
 				return e
 			}
 		case <-timeout:
-			t.Fatalf("no event with %q within %v", want, waitLimit)
+			t.Fatalf("no event with %q within %v", want, servertest.WaitLimit)
 		}
 	}
 }
@@ -88,7 +89,7 @@ func openRawSession(t *testing.T, url string, caps string) *rawSession {
 }
 
 func (rs *rawSession) headers() map[string]string {
-	return map[string]string{"Authorization": "Bearer " + testToken, "Mcp-Session-Id": rs.id, "MCP-Protocol-Version": legacy}
+	return map[string]string{"Authorization": "Bearer " + testToken, "Mcp-Session-Id": rs.id, "MCP-Protocol-Version": servertest.Legacy}
 }
 
 func (rs *rawSession) post(body string) *http.Response {
@@ -120,9 +121,9 @@ func (rs *rawSession) stream(ctx context.Context, lastEventID string) (<-chan ss
 // A client whose notification stream dropped gets, on reconnecting with
 // Last-Event-ID, the resources/updated it missed.
 func TestHTTPResumesNotifications(t *testing.T) {
-	dir := realTemp(t)
+	dir := servertest.RealTemp(t)
 	f := filepath.Join(dir, "f.txt")
-	write(t, f, "0")
+	servertest.Write(t, f, "0")
 	g := startHTTP(t, server.Config{Roots: []string{dir}}, Config{})
 	appended := make(chan string, 100)
 	g.f.events.onAppend = func(data []byte) {
@@ -136,17 +137,17 @@ func TestHTTPResumesNotifications(t *testing.T) {
 	res := rs.post(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"` + roots.URI(f) + `"}}`)
 	nextEvent(t, readEvents(res.Body), `"result":{}`)
 
-	write(t, f, "1")
+	servertest.Write(t, f, "1")
 	first := nextEvent(t, events, "notifications/resources/updated")
 	cancel() // the stream drops
 	for range events {
 	}
 	drain(appended)
-	write(t, f, "2")
+	servertest.Write(t, f, "2")
 	select {
 	case <-appended: // kept for the client while it is away
-	case <-time.After(waitLimit):
-		t.Fatalf("no update stored within %v", waitLimit)
+	case <-time.After(servertest.WaitLimit):
+		t.Fatalf("no update stored within %v", servertest.WaitLimit)
 	}
 	resumed, _ := rs.stream(context.Background(), first.id)
 	got := nextEvent(t, resumed, "notifications/resources/updated")
@@ -169,9 +170,9 @@ func drain(ch chan string) {
 // stream, a modern subscriptions/listen), instead of waiting for them until
 // the grace period runs out.
 func TestHTTPShutdownClosesStreams(t *testing.T) {
-	dir := realTemp(t)
+	dir := servertest.RealTemp(t)
 	f := filepath.Join(dir, "f.txt")
-	write(t, f, "0")
+	servertest.Write(t, f, "0")
 	cfg := server.Config{Roots: []string{dir}, MultiSession: true}
 	s, err := server.New(cfg)
 	if err != nil {
@@ -182,7 +183,7 @@ func TestHTTPShutdownClosesStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hc := Config{Token: testToken, ShutdownGrace: 10 * waitLimit}
+	hc := Config{Token: testToken, ShutdownGrace: 10 * servertest.WaitLimit}
 	hc.defaults()
 	fr := newFront(s, cfg, hc, ln.Addr().String())
 	ctx, cancel := context.WithCancel(context.Background())
@@ -193,10 +194,10 @@ func TestHTTPShutdownClosesStreams(t *testing.T) {
 
 	rs := openRawSession(t, url, `{}`)
 	stream, _ := rs.stream(context.Background(), "")
-	listen := post(t, url, map[string]string{"Authorization": "Bearer " + testToken, "MCP-Protocol-Version": modern,
+	listen := post(t, url, map[string]string{"Authorization": "Bearer " + testToken, "MCP-Protocol-Version": servertest.Modern,
 		"Mcp-Method": "subscriptions/listen"},
 		`{"jsonrpc":"2.0","id":5,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["`+roots.URI(f)+`"]},"_meta":`+
-			mustJSON(t, modernRequestMeta(false))+`}}`)
+			mustJSON(t, servertest.ModernRequestMeta(false))+`}}`)
 	listenEvents := readEvents(listen.Body)
 	nextEvent(t, listenEvents, "notifications/subscriptions/acknowledged")
 	cancel()
@@ -205,8 +206,8 @@ func TestHTTPShutdownClosesStreams(t *testing.T) {
 		if err != nil {
 			t.Errorf("serve: %v", err)
 		}
-	case <-time.After(waitLimit):
-		t.Fatalf("shutdown waited more than %v with streams open", waitLimit)
+	case <-time.After(servertest.WaitLimit):
+		t.Fatalf("shutdown waited more than %v with streams open", servertest.WaitLimit)
 	}
 	for _, ch := range []<-chan sseEvent{stream, listenEvents} {
 		for range ch { // ends

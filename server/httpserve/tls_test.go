@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -71,8 +72,8 @@ func (ca *testCA) issue(t *testing.T, dir string, serial int64) (certFile, keyFi
 		t.Fatal(err)
 	}
 	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	write(t, certFile+".tmp", string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})))
-	write(t, keyFile+".tmp", string(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder})))
+	servertest.Write(t, certFile+".tmp", string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})))
+	servertest.Write(t, keyFile+".tmp", string(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder})))
 	for _, f := range []string{certFile, keyFile} {
 		if err := os.Rename(f+".tmp", f); err != nil {
 			t.Fatal(err)
@@ -95,7 +96,7 @@ func runTLS(t *testing.T, cfg server.Config, hc Config) string {
 		cancel()
 		select {
 		case <-done:
-		case <-time.After(waitLimit):
+		case <-time.After(servertest.WaitLimit):
 			t.Error("Run did not return after its context ended")
 		}
 	})
@@ -104,7 +105,7 @@ func runTLS(t *testing.T, cfg server.Config, hc Config) string {
 		return "https://" + a.String()
 	case err := <-done:
 		t.Fatalf("Run: %v", err)
-	case <-time.After(waitLimit):
+	case <-time.After(servertest.WaitLimit):
 		t.Fatal("grove did not start")
 	}
 	return ""
@@ -126,7 +127,7 @@ func (b bearerOver) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestTLSEveryTransport(t *testing.T) {
 	ca := newTestCA(t)
 	certFile, keyFile := ca.issue(t, t.TempDir(), 2)
-	base := runTLS(t, server.Config{Roots: []string{realTemp(t)}}, Config{TLSCert: certFile, TLSKey: keyFile})
+	base := runTLS(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{TLSCert: certFile, TLSKey: keyFile})
 	hc := &http.Client{Transport: bearerOver{tlsClient(ca.pool)}}
 	for _, tt := range []struct {
 		name string
@@ -136,14 +137,14 @@ func TestTLSEveryTransport(t *testing.T) {
 		{"sse", &mcp.SSEClientTransport{Endpoint: base + "/sse", HTTPClient: hc}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			cs, _, _ := connectOver(t, tt.tr, legacy)
+			cs, _, _ := connectOver(t, tt.tr, servertest.Legacy)
 			if err := cs.Ping(context.Background(), nil); err != nil {
 				t.Fatal(err)
 			}
 		})
 	}
 	t.Run("websocket", func(t *testing.T) {
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		ctx, cancel := context.WithTimeout(context.Background(), servertest.WaitLimit)
 		defer cancel()
 		ws, _, err := websocket.Dial(ctx, "wss"+strings.TrimPrefix(base, "https")+"/ws", &websocket.DialOptions{
 			Subprotocols: []string{wsSubprotocol}, HTTPHeader: authHeader(), HTTPClient: tlsClient(ca.pool)})
@@ -194,7 +195,7 @@ func TestTLSEveryTransport(t *testing.T) {
 }
 
 func TestTLSConfigErrors(t *testing.T) {
-	roots := server.Config{Roots: []string{realTemp(t)}}
+	roots := server.Config{Roots: []string{servertest.RealTemp(t)}}
 	for _, tt := range []struct {
 		name    string
 		hc      Config

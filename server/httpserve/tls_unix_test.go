@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/server"
 )
 
@@ -30,17 +31,17 @@ func TestTLSReloadOnSIGHUP(t *testing.T) {
 	ca := newTestCA(t)
 	dir := t.TempDir()
 	certFile, keyFile := ca.issue(t, dir, 2)
-	base := runTLS(t, server.Config{Roots: []string{realTemp(t)}}, Config{TLSCert: certFile, TLSKey: keyFile})
+	base := runTLS(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{TLSCert: certFile, TLSKey: keyFile})
 	if got := servedSerial(t, base, ca.pool); got != 2 {
 		t.Fatalf("serial %d, want 2", got)
 	}
 	ca.issue(t, dir, 3)
 	waitSerial := func(want int64) {
 		t.Helper()
-		deadline := time.Now().Add(waitLimit)
+		deadline := time.Now().Add(servertest.WaitLimit)
 		for servedSerial(t, base, ca.pool) != want {
 			if time.Now().After(deadline) {
-				t.Fatalf("still not serial %d after %v", want, waitLimit)
+				t.Fatalf("still not serial %d after %v", want, servertest.WaitLimit)
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
@@ -49,7 +50,7 @@ func TestTLSReloadOnSIGHUP(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitSerial(3)
-	write(t, certFile, "not a certificate")
+	servertest.Write(t, certFile, "not a certificate")
 	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}

@@ -4,16 +4,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/grove-mcp/grove/internal/servertest"
 )
 
 func TestHTTPToken(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good")
-	write(t, good, "  file-token-0123456789\n")
+	servertest.Write(t, good, "  file-token-0123456789\n")
 	empty := filepath.Join(dir, "empty")
-	write(t, empty, "\n")
+	servertest.Write(t, empty, "\n")
 	short := filepath.Join(dir, "short")
-	write(t, short, "abc")
+	servertest.Write(t, short, "abc")
 	for _, tt := range []struct {
 		name, addr, file, env string
 		want                  string // "" with wantErr; "generated" for a new one

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,7 +38,7 @@ func (t wsClientTransport) Connect(ctx context.Context) (mcp.Connection, error) 
 		return nil, err
 	}
 	ws.SetReadLimit(-1)
-	return &wsConn{ws: ws, writeTimeout: waitLimit}, nil
+	return &wsConn{ws: ws, writeTimeout: servertest.WaitLimit}, nil
 }
 
 func authHeader() http.Header {
@@ -45,13 +46,13 @@ func authHeader() http.Header {
 }
 
 func TestWSBothEras(t *testing.T) {
-	base := realTemp(t)
-	mkdirs(t, base, "a", "b")
+	base := servertest.RealTemp(t)
+	servertest.Mkdirs(t, base, "a", "b")
 	g := startHTTP(t, server.Config{Roots: []string{base}}, Config{})
-	for _, era := range eras {
+	for _, era := range servertest.Eras {
 		t.Run(era, func(t *testing.T) {
 			f := filepath.Join(base, "a", era+".txt")
-			write(t, f, "hello")
+			servertest.Write(t, f, "hello")
 			cs, _, ev := connectOver(t, wsClientTransport{url: g.wsURL(), hdr: authHeader()}, era, filepath.Join(base, "a"))
 			if got := cs.InitializeResult().ProtocolVersion; got != era {
 				t.Errorf("negotiated %s, want %s", got, era)
@@ -60,15 +61,15 @@ func TestWSBothEras(t *testing.T) {
 			if err != nil || res.Contents[0].Text != "hello" {
 				t.Fatalf("read: %v %+v", err, res)
 			}
-			if era == legacy { // modern requests carry no roots of their own from a client that sends none
-				if got := paths(listRoots(t, cs)); !slices.Equal(got, []string{filepath.Join(base, "a")}) {
+			if era == servertest.Legacy { // modern requests carry no roots of their own from a client that sends none
+				if got := servertest.RootPaths(t, cs); !slices.Equal(got, []string{filepath.Join(base, "a")}) {
 					t.Errorf("roots %v", got)
 				}
 			}
 			if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: roots.URI(f)}); err != nil {
 				t.Fatal(err)
 			}
-			primeUpdates(t, ev, f, roots.URI(f))
+			servertest.PrimeUpdates(t, ev, f, roots.URI(f))
 		})
 	}
 }
@@ -76,7 +77,7 @@ func TestWSBothEras(t *testing.T) {
 // dialRaw opens a WebSocket to g with hdr, and closes it when the test ends.
 func dialRaw(t *testing.T, url string, hdr http.Header, subprotocols ...string) (*websocket.Conn, *http.Response, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), servertest.WaitLimit)
 	defer cancel()
 	ws, res, err := websocket.Dial(ctx, url, &websocket.DialOptions{Subprotocols: subprotocols, HTTPHeader: hdr})
 	if ws != nil {
@@ -86,7 +87,7 @@ func dialRaw(t *testing.T, url string, hdr http.Header, subprotocols ...string) 
 }
 
 func TestWSRefusesUpgrades(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{AllowOrigins: []string{"https://ok.example"}})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{AllowOrigins: []string{"https://ok.example"}})
 	for _, tt := range []struct {
 		name       string
 		query      string
@@ -118,7 +119,7 @@ func TestWSRefusesUpgrades(t *testing.T) {
 		rebound := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 			return (&net.Dialer{}).DialContext(ctx, network, addr)
 		}}}
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		ctx, cancel := context.WithTimeout(context.Background(), servertest.WaitLimit)
 		defer cancel()
 		_, res, err := websocket.Dial(ctx, "ws://evil.example:"+port+"/ws", &websocket.DialOptions{
 			Subprotocols: []string{wsSubprotocol}, HTTPHeader: authHeader(), HTTPClient: rebound})
@@ -167,7 +168,7 @@ func (rw *rawWS) send(msg string) {
 // expect reads messages until one holds want, and returns it.
 func (rw *rawWS) expect(want string) string {
 	rw.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), servertest.WaitLimit)
 	defer cancel()
 	for {
 		_, data, err := rw.ws.Read(ctx)
@@ -183,12 +184,12 @@ func (rw *rawWS) expect(want string) string {
 // closedWith reads until the connection ends, and returns its close status.
 func (rw *rawWS) closedWith() websocket.StatusCode {
 	rw.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), servertest.WaitLimit)
 	defer cancel()
 	for {
 		if _, _, err := rw.ws.Read(ctx); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
-				rw.t.Fatalf("the connection stayed open for %v", waitLimit)
+				rw.t.Fatalf("the connection stayed open for %v", servertest.WaitLimit)
 			}
 			return websocket.CloseStatus(err)
 		}
@@ -196,7 +197,7 @@ func (rw *rawWS) closedWith() websocket.StatusCode {
 }
 
 func TestWSHostileFrames(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{MaxBodyBytes: 1000, MaxInFlight: 1})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{MaxBodyBytes: 1000, MaxInFlight: 1})
 	t.Run("not JSON", func(t *testing.T) {
 		rw := openRawWS(t, g, `{}`)
 		rw.send(`{"jsonrpc":`)
@@ -248,8 +249,8 @@ func TestWSHostileFrames(t *testing.T) {
 // client's receive buffer is made small, so that a few answers fill the
 // connection.
 func TestWSSlowReader(t *testing.T) {
-	dir := realTemp(t)
-	write(t, filepath.Join(dir, "big.txt"), strings.Repeat("x", 256<<10))
+	dir := servertest.RealTemp(t)
+	servertest.Write(t, filepath.Join(dir, "big.txt"), strings.Repeat("x", 256<<10))
 	g := startHTTP(t, server.Config{Roots: []string{dir}}, Config{writeTimeout: 300 * time.Millisecond})
 	small := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
@@ -258,7 +259,7 @@ func TestWSSlowReader(t *testing.T) {
 		}
 		return c, err
 	}}}
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	ctx, cancel := context.WithTimeout(context.Background(), servertest.WaitLimit)
 	defer cancel()
 	ws, _, err := websocket.Dial(ctx, g.wsURL(), &websocket.DialOptions{Subprotocols: []string{wsSubprotocol}, HTTPHeader: authHeader(), HTTPClient: small})
 	if err != nil {
@@ -279,7 +280,7 @@ func TestWSSlowReader(t *testing.T) {
 }
 
 func TestWSSessionLimit(t *testing.T) {
-	g := startHTTP(t, server.Config{Roots: []string{realTemp(t)}}, Config{MaxSessions: 1})
+	g := startHTTP(t, server.Config{Roots: []string{servertest.RealTemp(t)}}, Config{MaxSessions: 1})
 	openRawWS(t, g, `{}`)
 	_, res, _ := dialRaw(t, g.wsURL(), authHeader(), wsSubprotocol)
 	if res == nil || res.StatusCode != http.StatusServiceUnavailable {
@@ -290,10 +291,10 @@ func TestWSSessionLimit(t *testing.T) {
 // waitGauge waits until the gauge name of g's server is n.
 func waitGauge(t *testing.T, g *httpGrove, name string, n int) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
+	deadline := time.Now().Add(servertest.WaitLimit)
 	for got := gauge(t, g.m, name); got != n; got = gauge(t, g.m, name) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s is %d after %v, want %d", name, got, waitLimit, n)
+			t.Fatalf("%s is %d after %v, want %d", name, got, servertest.WaitLimit, n)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -1,0 +1,248 @@
+package stdio
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/grove-mcp/grove/internal/servertest"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var jsonStrings = []string{
+	"",
+	"plain ascii",
+	`quote " and backslash \ and slash /`,
+	"\x00\x01\x1f\x7f controls \b\f\n\r\t",
+	"<html> & ampersands",
+	"héllo wörld 日本語 🎉",
+	"line\u2028separator\u2029paragraph",
+	"bad utf-8 \xff\xfe and cut \xe6\x97",
+	"\x00grove-carry:0123456789abcdef0123456789abcdef\x00",
+}
+
+// appendJSONString must give the string encoding/json would: the same
+// value once decoded, and valid JSON.
+func TestAppendJSONString(t *testing.T) {
+	for _, s := range jsonStrings {
+		checkJSONString(t, s)
+	}
+	// Random mixes of plain, special and multi-byte characters at every
+	// alignment of the eight-byte steps.
+	pieces := []string{"a", "bcdefgh", "\"", "\\", "\n", "\x01", "\x7f", "é", "日", "\u2028", "\xff", "\xe6\x97"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		checkJSONString(t, b.String())
+	}
+}
+
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range jsonStrings {
+		f.Add(s)
+	}
+	f.Fuzz(checkJSONString)
+}
+
+func checkJSONString(t *testing.T, s string) {
+	got := appendJSONString(nil, s)
+	if !json.Valid(got) {
+		t.Fatalf("appendJSONString(%q) = %s: not JSON", s, got)
+	}
+	var back, want string
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := json.Marshal(s)
+	if err := json.Unmarshal(ref, &want); err != nil {
+		t.Fatal(err)
+	}
+	if back != want {
+		t.Errorf("appendJSONString(%q) decodes to %q, encoding/json's to %q", s, back, want)
+	}
+}
+
+// The middleware carries large texts and structured contents only while a
+// writer is armed, and changes copies, never the handler's result.
+func TestCarryResults(t *testing.T) {
+	big := strings.Repeat("x", carryMin)
+	small := big[:carryMin-1]
+	raw := json.RawMessage(`{"k":"` + big + `"}`)
+	orig := &mcp.CallToolResult{
+		Content:           []mcp.Content{&mcp.TextContent{Text: big}, &mcp.TextContent{Text: small}},
+		StructuredContent: raw,
+	}
+	handler := func(context.Context, string, mcp.Request) (mcp.Result, error) { return orig, nil }
+	var c carrier
+	res, _ := c.results(handler)(context.Background(), "tools/call", nil)
+	if res != orig || c.count.Load() != 0 {
+		t.Fatal("an unarmed carrier changed the result")
+	}
+	c.armed.Store(true)
+	res, _ = c.results(handler)(context.Background(), "tools/call", nil)
+	got := res.(*mcp.CallToolResult)
+	if text := got.Content[0].(*mcp.TextContent).Text; len(text) > 64 || !strings.HasPrefix(text, standInPrefix) {
+		t.Errorf("large text not carried: %.80q", text)
+	}
+	if text := got.Content[1].(*mcp.TextContent).Text; text != small {
+		t.Errorf("short text carried: %.80q", text)
+	}
+	if s, ok := got.StructuredContent.(string); !ok || !strings.HasPrefix(s, standInPrefix) {
+		t.Errorf("structured content not carried: %T", got.StructuredContent)
+	}
+	if orig.Content[0].(*mcp.TextContent).Text != big || string(orig.StructuredContent.(json.RawMessage)) != string(raw) {
+		t.Error("the handler's result was changed")
+	}
+	if n := c.count.Load(); n != 2 {
+		t.Errorf("%d values held, want 2", n)
+	}
+}
+
+// A message holding stand-ins is written with the values in their places; a
+// stand-in nobody holds, and a file's text that looks like one, stay as
+// they are.
+func TestCarrierWrite(t *testing.T) {
+	var c carrier
+	c.armed.Store(true)
+	a := strings.Repeat("a\"\n", carryMin)
+	b := strings.Repeat("é\\", carryMin)
+	unknown := standInPrefix + strings.Repeat("0", standInHex) + "\x00"
+	type msg struct {
+		Texts []string        `json:"texts"`
+		Value json.RawMessage `json:"value"`
+		After string          `json:"after"`
+	}
+	value := json.RawMessage(`{"list":[1,2,{"x":"y\"z"}]}`)
+	p, err := json.Marshal(map[string]any{
+		"texts": []string{c.text(a), "small", c.text(b), unknown, `\u0000grove-carry:`},
+		"value": c.standIn(value),
+		"after": "end",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := c.write(&out, p); err != nil {
+		t.Fatal(err)
+	}
+	var got msg
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("written message is not JSON: %v", err)
+	}
+	want := msg{Texts: []string{a, "small", b, unknown, `\u0000grove-carry:`}, Value: value, After: "end"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("written message (-want +got):\n%s", diff)
+	}
+	if n := c.count.Load(); n != 0 {
+		t.Errorf("%d values still held after their message was written", n)
+	}
+}
+
+// Over stdio, large reads arrive whole through every path that carries them:
+// read_file, read_files, resources/read, and a large structured result.
+func TestBinaryLargeTexts(t *testing.T) {
+	bin := servertest.GroveBinary(t)
+	dir := servertest.RealTemp(t)
+	var sb strings.Builder
+	for i := 0; sb.Len() < 3*carryMin; i++ {
+		sb.WriteString("line \"quoted\" \\ tab\t<tag> é 🎉 ")
+		sb.WriteString(strings.Repeat("x", i%17))
+		sb.WriteByte('\n')
+	}
+	text := sb.String()
+	name := filepath.Join(dir, "big.txt")
+	servertest.Write(t, name, text)
+	many := filepath.Join(dir, "many")
+	servertest.Mkdirs(t, dir, "many")
+	for i := range 300 {
+		servertest.Write(t, filepath.Join(many, fmt.Sprintf("file-%03d.txt", i)), "x")
+	}
+	uri := "file://" + filepath.ToSlash(name)
+	cmd := exec.Command(bin, "--root", dir)
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_file","arguments":{"path":"` + name + `"}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_files","arguments":{"paths":["` + name + `","` + name + `"]}}}
+{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"` + uri + `"}}
+{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"list_directory","arguments":{"path":"` + many + `"}}}
+`)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := map[int]string{}
+	entries := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct {
+			ID     int `json:"id"`
+			Result struct {
+				Content           []struct{ Text string } `json:"content"`
+				Contents          []struct{ Text string } `json:"contents"`
+				StructuredContent struct {
+					Entries []struct{ Name string } `json:"entries"`
+				} `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout carries a line that is not JSON (%v): %.200s", err, line)
+		}
+		for _, c := range append(m.Result.Content, m.Result.Contents...) {
+			texts[m.ID] += c.Text
+		}
+		if m.ID == 5 {
+			entries = len(m.Result.StructuredContent.Entries)
+		}
+	}
+	if strings.Contains(string(out), "grove-carry") {
+		t.Error("a stand-in reached the client")
+	}
+	if !strings.HasSuffix(texts[2], "\n"+text) {
+		t.Errorf("read_file: got %d bytes, want the header and the %d-byte file", len(texts[2]), len(text))
+	}
+	if strings.Count(texts[3], text) != 2 {
+		t.Errorf("read_files: the file is not in the answer twice (%d bytes)", len(texts[3]))
+	}
+	if entries != 300 || strings.Count(texts[5], "file-") != 300 {
+		t.Errorf("list_directory: %d structured entries and %d in its text, want 300", entries, strings.Count(texts[5], "file-"))
+	}
+	if texts[4] != text {
+		t.Errorf("resources/read: got %d bytes, want the %d-byte file", len(texts[4]), len(text))
+	}
+}
+
+// BenchmarkAppendJSONString encodes 1 MiB of plain text (a newline every 64
+// bytes) and of Go-like source (a quote, tab or newline every 15 bytes).
+func BenchmarkAppendJSONString(b *testing.B) {
+	inputs := []struct{ name, line string }{
+		{"plain", strings.Repeat("abcdefghij", 6) + "abc\n"},
+		{"source", "\tfmt.Println(\"hello, world\") // a line of Go, more or less\n"},
+	}
+	for _, in := range inputs {
+		s := strings.Repeat(in.line, (1<<20)/len(in.line))
+		buf := make([]byte, 0, 2*len(s))
+		b.Run(in.name+"/grove", func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				buf = appendJSONString(buf[:0], s)
+			}
+		})
+		b.Run(in.name+"/encoding-json", func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for b.Loop() {
+				if _, err := json.Marshal(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

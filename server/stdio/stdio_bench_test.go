@@ -1,0 +1,87 @@
+package stdio
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/grove-mcp/grove/internal/servertest"
+	"github.com/grove-mcp/grove/server"
+)
+
+// stdioSession runs Run over pipes with dir as its root, past the handshake,
+// and returns a function that makes one call and reads its answer's line:
+// what a stdio client waits for, minus process start-up.
+func stdioSession(b *testing.B, dir string) func(call string) []byte {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Run(context.Background(), server.Config{Roots: []string{dir}}, inR, outW) }()
+	b.Cleanup(func() {
+		inW.Close()
+		if err := <-done; err != nil {
+			b.Error(err)
+		}
+	})
+	r := bufio.NewReaderSize(outR, 4<<20)
+	roundTrip := func(msg string) []byte {
+		if _, err := io.WriteString(inW, msg+"\n"); err != nil {
+			b.Fatal(err)
+		}
+		line, err := r.ReadBytes('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		return line
+	}
+	roundTrip(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`)
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	return roundTrip
+}
+
+func toolCall(name string, args string) string {
+	return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + `}}`
+}
+
+// BenchmarkToolsStdio times file tools through Run over pipes, on fixtures
+// shaped like bench/fs.sh's: a 1 MiB file of Go-like lines, a directory of
+// 1,000 files, and a tree of 40 directories of 49 files.
+func BenchmarkToolsStdio(b *testing.B) {
+	dir := servertest.RealTemp(b)
+	line := "\tfmt.Println(\"hello, world\") // a line of Go, more or less\n"
+	servertest.Write(b, filepath.Join(dir, "big.txt"), strings.Repeat(line, (1<<20)/len(line)))
+	servertest.Mkdirs(b, dir, "list")
+	for i := range 1000 {
+		servertest.Write(b, filepath.Join(dir, "list", fmt.Sprintf("f%04d.txt", i)), "x")
+	}
+	for d := range 40 {
+		sub := filepath.Join(dir, "tree", fmt.Sprintf("d%02d", d))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for f := range 49 {
+			servertest.Write(b, filepath.Join(sub, fmt.Sprintf("f%02d.txt", f)), "x")
+		}
+	}
+	call := stdioSession(b, dir)
+	for _, bm := range []struct{ name, call string }{
+		{"read_file-1MiB", toolCall("read_file", `{"path":"`+filepath.Join(dir, "big.txt")+`"}`)},
+		{"list_directory-1000", toolCall("list_directory", `{"path":"`+filepath.Join(dir, "list")+`"}`)},
+		{"directory_tree-2000", toolCall("directory_tree", `{"path":"`+filepath.Join(dir, "tree")+`","max_depth":100,"max_entries":1000000}`)},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			for b.Loop() {
+				if answer := call(bm.call); strings.Contains(string(answer), `"isError":true`) {
+					b.Fatalf("%.300s", answer)
+				}
+			}
+		})
+	}
+}
