@@ -32,7 +32,8 @@ type TreeEntry struct {
 //	for e, ok := it.Next(); ok; e, ok = it.Next() { … }
 //	if it.Err() != nil { … } // malformed: the entries before the fault were returned
 type TreeIter struct {
-	data []byte
+	data []byte // from the next entry on
+	cur  []byte // from the entry advance stepped over on
 	err  error
 }
 
@@ -40,32 +41,48 @@ type TreeIter struct {
 func NewTreeIter(data []byte) TreeIter { return TreeIter{data: data} }
 
 // Next returns the next entry, or ok false at the end of the data or at the first malformed entry.
-func (it *TreeIter) Next() (e TreeEntry, ok bool) {
+func (it *TreeIter) Next() (TreeEntry, bool) {
+	sp, nul, ok := it.advance()
+	if !ok {
+		return TreeEntry{}, false
+	}
+	return it.decode(sp, nul)
+}
+
+// advance finds the bounds of the next entry (its space and its NUL) and steps over it, checking only its
+// shape: path lookups skip most entries by name and decode just the one they want.
+func (it *TreeIter) advance() (sp, nul int, ok bool) {
 	data := it.data
 	if len(data) == 0 || it.err != nil {
-		return TreeEntry{}, false
+		return 0, 0, false
 	}
-	sp := bytes.IndexByte(data[:min(len(data), maxModeDigits+1)], ' ')
+	sp = bytes.IndexByte(data[:min(len(data), maxModeDigits+1)], ' ')
 	if sp <= 0 {
 		it.err = ErrBadTree
-		return TreeEntry{}, false
+		return 0, 0, false
 	}
+	nul = bytes.IndexByte(data[sp+1:], 0) + sp + 1
+	if nul == sp || nul+1+len(plumbing.ZeroHash) > len(data) {
+		it.err = ErrBadTree
+		return 0, 0, false
+	}
+	it.cur = data
+	it.data = data[nul+1+len(plumbing.ZeroHash):]
+	return sp, nul, true
+}
+
+// decode reads the entry advance stepped over.
+func (it *TreeIter) decode(sp, nul int) (e TreeEntry, ok bool) {
+	data := it.cur
 	for _, c := range data[:sp] {
 		if c < '0' || c > '7' {
-			it.err = ErrBadTree
+			it.err, it.data = ErrBadTree, nil
 			return TreeEntry{}, false
 		}
 		e.Mode = e.Mode<<3 | filemode.FileMode(c-'0')
 	}
-	nul := bytes.IndexByte(data[sp:], 0)
-	if nul < 0 || sp+nul+1+len(plumbing.ZeroHash) > len(data) {
-		it.err = ErrBadTree
-		return TreeEntry{}, false
-	}
-	nul += sp
 	e.Name = data[sp+1 : nul : nul]
-	copy(e.Hash[:], data[nul+1:])
-	it.data = data[nul+1+len(plumbing.ZeroHash):]
+	e.Hash = plumbing.Hash(data[nul+1 : nul+1+len(plumbing.ZeroHash)])
 	return e, true
 }
 
@@ -73,13 +90,16 @@ func (it *TreeIter) Next() (e TreeEntry, ok bool) {
 func (it *TreeIter) Err() error { return it.err }
 
 // FindTreeEntry returns the entry of the tree object data named name. A malformed tree is searched up to
-// the fault.
+// the fault; the modes of the entries it skips are not decoded.
 func FindTreeEntry(data []byte, name string) (TreeEntry, bool) {
 	it := NewTreeIter(data)
-	for e, ok := it.Next(); ok; e, ok = it.Next() {
-		if string(e.Name) == name {
-			return e, true
+	for {
+		sp, nul, ok := it.advance()
+		if !ok {
+			return TreeEntry{}, false
+		}
+		if nul-sp-1 == len(name) && string(it.cur[sp+1:nul]) == name {
+			return it.decode(sp, nul)
 		}
 	}
-	return TreeEntry{}, false
 }
