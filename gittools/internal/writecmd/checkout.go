@@ -7,8 +7,10 @@ package writecmd
 // inside the worktree by path checks, not with the confinement os.Root enforces at every step). Its Checkout
 // is a Reset (MergeReset) without git's per-file "your local changes would be overwritten" refusal naming the
 // files, and it writes .git/index in place. Here the switch is planned and refused as a whole first
-// (write_checkout_plan.go), every write and delete goes through the worktree's os.Root after a no-symlink
-// check of each parent, files land by temp file + rename, and the index and HEAD are written via lock files.
+// (checkout_plan.go), every write and delete goes through the worktree's os.Root after a no-symlink check of
+// each parent, new files are staged and then renamed in by a journaled commit phase that a cancel cannot
+// interrupt and an I/O error undoes (checkout_apply.go), and the index and HEAD are renamed in last from lock
+// files held since planning ended.
 
 import (
 	"context"
