@@ -1,11 +1,12 @@
 package blame
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 )
 
 // A file's place in a commit is its chain: the tree objects from the root tree down to the directory that
@@ -52,28 +53,8 @@ func lookupIn(read treeReader, t plumbing.Hash, names []string, child []plumbing
 	return plumbing.ZeroHash, nil, false, nil
 }
 
-// findEntry scans a raw tree object ("<octal mode> <name>\0<20-byte name>" entries) for name.
+// findEntry scans a raw tree object (see gitfmt.TreeIter) for name.
 func findEntry(data []byte, name string) (plumbing.Hash, filemode.FileMode, bool) {
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		if sp < 0 {
-			break
-		}
-		nul := bytes.IndexByte(data[sp:], 0)
-		if nul < 0 || sp+nul+21 > len(data) {
-			break
-		}
-		nul += sp
-		if nul-sp-1 == len(name) && string(data[sp+1:nul]) == name {
-			m, err := filemode.New(string(data[:sp]))
-			if err != nil {
-				break
-			}
-			var h plumbing.Hash
-			copy(h[:], data[nul+1:nul+21])
-			return h, m, true
-		}
-		data = data[nul+21:]
-	}
-	return plumbing.ZeroHash, 0, false
+	e, ok := gitfmt.FindTreeEntry(data, name)
+	return e.Hash, e.Mode, ok
 }

@@ -1,11 +1,12 @@
 package blame
 
 import (
-	"bytes"
 	"path"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
 	"github.com/grove-mcp/grove/internal/linediff"
 )
@@ -159,27 +160,16 @@ type rawEntry struct {
 	hash plumbing.Hash
 }
 
-// treeEntries parses a tree object ("<octal mode> <name>\0<20-byte hash>" entries).
+// treeEntries parses a tree object (see gitfmt.TreeIter).
 func (b *blamer) treeEntries(h plumbing.Hash) ([]rawEntry, error) {
 	data, err := b.objects.read(plumbing.TreeObject, h, b.objects.limit)
 	if err != nil {
 		return nil, err
 	}
 	var out []rawEntry
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		nul := bytes.IndexByte(data, 0)
-		if sp < 0 || nul < sp || nul+21 > len(data) {
-			break
-		}
-		m, err := filemode.New(string(data[:sp]))
-		if err != nil {
-			break
-		}
-		e := rawEntry{name: string(data[sp+1 : nul]), mode: m}
-		copy(e.hash[:], data[nul+1:nul+21])
-		out = append(out, e)
-		data = data[nul+21:]
+	it := gitfmt.NewTreeIter(data)
+	for e, ok := it.Next(); ok; e, ok = it.Next() {
+		out = append(out, rawEntry{name: string(e.Name), mode: e.Mode, hash: e.Hash})
 	}
 	return out, nil
 }

@@ -38,6 +38,8 @@ type IndexFile struct {
 	Idx    *index.Index // header data (version, mtime); Entries is rebuilt by save
 	gitDir *os.Root
 
+	raw []byte // the index file as loaded (nil: there was none), for Revert
+
 	ByName map[string][]*index.Entry // every stage of a path, stage order
 	dirs   map[string]int            // how many entries lie below each directory
 }
@@ -50,6 +52,7 @@ func LoadIndex(rp *repo.Repo) (*IndexFile, error) {
 		return nil, err
 	}
 	idx := &index.Index{Version: 2}
+	var raw []byte
 	f, err := gitfmt.OpenRegular(gd, "index")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -57,32 +60,32 @@ func LoadIndex(rp *repo.Repo) (*IndexFile, error) {
 		gd.Close()
 		return nil, fmt.Errorf("reading the index: %w", repo.PathErr(err))
 	default:
-		err = decodeChecked(f, idx)
+		raw, err = decodeChecked(f, idx)
 		f.Close()
 		if err != nil {
 			gd.Close()
 			return nil, rp.Noted(err)
 		}
 	}
-	ix := &IndexFile{Idx: idx, gitDir: gd}
+	ix := &IndexFile{Idx: idx, gitDir: gd, raw: raw}
 	ix.ReplaceAll(idx.Entries)
 	return ix, nil
 }
 
-// decodeChecked reads the index file f into idx once checkedIndex accepts it.
-func decodeChecked(f *os.File, idx *index.Index) error {
+// decodeChecked reads the index file f into idx once checkedIndex accepts it, and returns its bytes.
+func decodeChecked(f *os.File, idx *index.Index) ([]byte, error) {
 	data, fi, err := gitfmt.ReadIndexFile(f, "index")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := gitfmt.CheckedIndex(data, "index"); err != nil {
-		return err
+		return nil, err
 	}
 	idx.ModTime = fi.ModTime()
 	if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
-		return fmt.Errorf("reading the index: %w", err)
+		return nil, fmt.Errorf("reading the index: %w", err)
 	}
-	return nil
+	return data, nil
 }
 
 func (ix *IndexFile) Close() { ix.gitDir.Close() }
@@ -185,9 +188,18 @@ func (ix *IndexFile) Remove(drop func(name string) bool) int {
 	return len(gone)
 }
 
-// Save writes the index through index.lock and a rename. The cache-tree and other extensions are dropped
-// (go-git cannot write them); git rebuilds the cache-tree when it needs it.
+// Save writes the index through index.lock and a rename.
 func (ix *IndexFile) Save() error {
+	data, err := ix.Encode()
+	if err != nil {
+		return err
+	}
+	return writeLocked(ix.gitDir, "index", data)
+}
+
+// Encode returns the bytes of the index file. The cache-tree and other extensions are dropped (go-git cannot
+// write them); git rebuilds the cache-tree when it needs it.
+func (ix *IndexFile) Encode() ([]byte, error) {
 	ix.Idx.Entries = ix.All()
 	ix.Idx.Cache, ix.Idx.ResolveUndo, ix.Idx.EndOfIndexEntry = nil, nil, nil
 	if ix.Idx.Version < 2 {
@@ -200,33 +212,24 @@ func (ix *IndexFile) Save() error {
 	// pdqsort moves nothing, so conflict stages keep their order.
 	var buf bytes.Buffer
 	if err := index.NewEncoder(&buf).Encode(ix.Idx); err != nil {
-		return fmt.Errorf("encoding the index: %w", err)
+		return nil, fmt.Errorf("encoding the index: %w", err)
 	}
-	return writeLocked(ix.gitDir, "index", buf.Bytes())
+	return buf.Bytes(), nil
 }
 
-// writeLocked writes data to name in dir the way git does: exclusive name.lock, then rename.
-func writeLocked(dir *os.Root, name string, data []byte) error {
-	lock := name + ".lock"
-	f, err := dir.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s exists: another git process seems to be running in this repository; if not, remove that file and retry", lock)
+// Lock takes index.lock, to be filled with Encode's bytes and committed once the operation is done.
+func (ix *IndexFile) Lock() (*LockedFile, error) { return lockFile(ix.gitDir, "index", false) }
+
+// Revert writes the index back as LoadIndex read it (removes it if there was none): the way back for an
+// operation whose later steps failed after its index was saved.
+func (ix *IndexFile) Revert() error {
+	if ix.raw == nil {
+		if err := ix.gitDir.Remove("index"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing the index: %w", err)
+		}
+		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("locking %s: %w", name, err)
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = dir.Rename(lock, name)
-	}
-	if err != nil {
-		dir.Remove(lock)
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	return nil
+	return writeLocked(ix.gitDir, "index", ix.raw)
 }
 
 // StageMerged is the stage of an ordinary (not conflicted) entry. go-git's index.Merged is 1, which is the

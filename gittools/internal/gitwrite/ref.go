@@ -7,8 +7,6 @@ package gitwrite
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -21,44 +19,45 @@ import (
 var errRefMoved = errors.New("it changed while grove was working (another git command?); nothing was written, retry")
 
 // UpdateRef sets ref to r's value if it currently equals old (nil: it must not exist).
-// HEAD lives in the git dir; other refs in the common dir (they differ in a linked worktree).
 func UpdateRef(rp *repo.Repo, r, old *plumbing.Reference) error {
+	l, err := LockRef(rp, r, old)
+	if err != nil {
+		return err
+	}
+	return l.Commit()
+}
+
+// LockRef takes r's lock and writes r's value into it, once the ref currently equals old (nil: it must not
+// exist); Commit then sets the ref. HEAD lives in the git dir; other refs in the common dir (they differ in a
+// linked worktree).
+func LockRef(rp *repo.Repo, r, old *plumbing.Reference) (*LockedFile, error) {
 	dirPath := rp.CommonDir
 	if r.Name() == plumbing.HEAD {
 		dirPath = rp.GitDir
 	}
 	dir, err := openDir(rp, dirPath)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer dir.Close()
 	name := filepath.FromSlash(r.Name().String())
 	if err := dir.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return fmt.Errorf("creating %s: %w", r.Name(), err)
+		dir.Close()
+		return nil, fmt.Errorf("creating %s: %w", r.Name(), err)
 	}
-	lock := name + ".lock"
-	f, err := dir.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s.lock exists: another git process seems to be running in this repository", r.Name())
-	}
+	l, err := lockFile(dir, name, true)
 	if err != nil {
-		return fmt.Errorf("locking %s: %w", r.Name(), err)
+		dir.Close()
+		return nil, err
 	}
 	err = checkRef(rp, r.Name(), old)
 	if err == nil {
-		_, err = f.WriteString(refContent(r))
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = dir.Rename(lock, name)
+		err = l.Write([]byte(refContent(r)))
 	}
 	if err != nil {
-		dir.Remove(lock)
-		return fmt.Errorf("updating %s: %w", r.Name(), err)
+		l.Abort()
+		return nil, fmt.Errorf("updating %s: %w", r.Name(), err)
 	}
-	return nil
+	return l, nil
 }
 
 // checkRef compares the current value of name (loose or packed, not followed) with old.

@@ -44,7 +44,6 @@ type differ struct {
 
 var (
 	errTooMany = errors.New("too many changed paths")
-	errBadTree = errors.New("malformed tree")
 )
 
 // trees records every path under dir whose entry differs between trees a and b (either may be zero).
@@ -221,33 +220,19 @@ func (d *differ) read(h plumbing.Hash) (*tree, error) {
 	return t, nil
 }
 
-// parseTree reads raw tree data: entries "<octal mode> <name>\\0<20-byte hash>".
+// parseTree reads a raw tree object (see gitfmt.TreeIter).
 func parseTree(data []byte) (*tree, error) {
 	t := &tree{entries: make([]rawEntry, 0, bytes.Count(data, []byte{0})), sorted: true}
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		if sp <= 0 || sp > 7 {
-			return nil, errBadTree
-		}
-		nul := bytes.IndexByte(data[sp:], 0)
-		if nul < 0 || sp+nul+21 > len(data) {
-			return nil, errBadTree
-		}
-		nul += sp
-		var mode uint32
-		for _, c := range data[:sp] {
-			if c < '0' || c > '7' {
-				return nil, errBadTree
-			}
-			mode = mode<<3 | uint32(c-'0')
-		}
-		e := rawEntry{name: data[sp+1 : nul : nul], mode: mode}
-		copy(e.hash[:], data[nul+1:nul+21])
+	it := gitfmt.NewTreeIter(data)
+	for te, ok := it.Next(); ok; te, ok = it.Next() {
+		e := rawEntry{name: te.Name, mode: uint32(te.Mode), hash: te.Hash}
 		if k := len(t.entries); k > 0 && compare(t.entries[k-1], e) >= 0 {
 			t.sorted = false
 		}
 		t.entries = append(t.entries, e)
-		data = data[nul+21:]
+	}
+	if err := it.Err(); err != nil {
+		return nil, err
 	}
 	return t, nil
 }

@@ -1,12 +1,13 @@
 package repo
 
 import (
-	"bytes"
 	"encoding/binary"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 )
 
 // TreeLookup finds the entry at a path in trees, reading tree objects as raw bytes (go-git's Tree.Decode
@@ -87,28 +88,11 @@ func (l *TreeLookup) entry(t plumbing.Hash, name string) (treeHit, error) {
 	return scanTree(data, name), nil
 }
 
-// scanTree finds name in raw tree data: entries "<octal mode> <name>\0<20-byte hash>".
+// scanTree finds name in a raw tree object (see gitfmt.TreeIter).
 func scanTree(data []byte, name string) treeHit {
-	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
-		if sp < 0 {
-			break
-		}
-		nul := bytes.IndexByte(data[sp:], 0)
-		if nul < 0 || sp+nul+21 > len(data) {
-			break
-		}
-		nul += sp
-		if string(data[sp+1:nul]) == name {
-			m, err := filemode.New(string(data[:sp]))
-			if err != nil {
-				break
-			}
-			var h plumbing.Hash
-			copy(h[:], data[nul+1:nul+21])
-			return treeHit{Hash: h, Mode: m, Found: true}
-		}
-		data = data[nul+21:]
+	e, ok := gitfmt.FindTreeEntry(data, name)
+	if !ok {
+		return treeHit{}
 	}
-	return treeHit{}
+	return treeHit{Hash: e.Hash, Mode: e.Mode, Found: true}
 }

@@ -3,7 +3,8 @@
 // built from gitwrite's plumbing on an open, locked repository. The MCP
 // handlers in gittools open the repository and call these.
 //
-//	st, err := writecmd.NewStager(rp) // git_add: stage paths, then save the index
+//	out, err := writecmd.Add(ctx, env, writecmd.AddArgs{Files: []string{"a.txt"}}) // git_add
+//	text := out.Text()
 package writecmd
 
 import (
@@ -52,7 +53,42 @@ func WorktreePaths(rp *repo.Repo, sc *roots.Scope, ps []string) ([]string, error
 	return rels, nil
 }
 
-func AddText(out AddOut) string {
+// Add runs git_add: it stages in.Files (contents, modes and deletions) and saves the index.
+func Add(ctx context.Context, env Env, in AddArgs) (AddOut, error) {
+	if len(in.Files) == 0 {
+		return AddOut{}, errors.New("files is empty: name at least one path to stage")
+	}
+	rp, unlock, err := env.Open(ctx, in.RepoPath, in.Files...)
+	if err != nil {
+		return AddOut{}, err
+	}
+	defer unlock()
+	rels, err := WorktreePaths(rp, env.Scope, in.Files)
+	if err != nil {
+		return AddOut{}, err
+	}
+	st, err := newStager(rp)
+	if err != nil {
+		return AddOut{}, err
+	}
+	defer st.Close()
+	for _, rel := range rels {
+		if err := st.AddPath(ctx, rel); err != nil {
+			return AddOut{}, err
+		}
+	}
+	if st.Dirty || len(st.Removed) > 0 {
+		if err := st.Ix.Save(); err != nil {
+			return AddOut{}, err
+		}
+		rp.Changed()
+	}
+	slices.Sort(st.Staged)
+	return AddOut{Staged: st.Staged, Removed: st.Removed, Skipped: st.Skipped}, nil
+}
+
+// Text is git_add's answer for the model.
+func (out AddOut) Text() string {
 	if len(out.Staged)+len(out.Removed) == 0 {
 		return "Nothing changed in the index: the files were already staged as they are." + ListText("skipped", out.Skipped)
 	}

@@ -30,7 +30,7 @@ type stager struct {
 	Staged, Removed, Skipped []string
 }
 
-func NewStager(rp *repo.Repo) (*stager, error) {
+func newStager(rp *repo.Repo) (*stager, error) {
 	wt, err := gitwrite.OpenWorktree(rp)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,8 @@
 package writecmd
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"strings"
 
@@ -25,6 +27,41 @@ type CreateBranchOut struct {
 	Branch string `json:"branch" jsonschema:"the new branch"`
 	Commit string `json:"commit" jsonschema:"the full hash it points at"`
 	Short  string `json:"short" jsonschema:"the short hash it points at"`
+
+	base string // what it was created from, as given
+}
+
+// CreateBranch runs git_create_branch: a new branch at in.BaseBranch (default HEAD), HEAD left alone.
+func CreateBranch(ctx context.Context, env Env, in CreateBranchArgs) (CreateBranchOut, error) {
+	name, err := BranchName(in.BranchName)
+	if err != nil {
+		return CreateBranchOut{}, err
+	}
+	base := cmp.Or(in.BaseBranch, "HEAD")
+	if err := repo.ValidRevision(base); err != nil {
+		return CreateBranchOut{}, err
+	}
+	rp, unlock, err := env.Open(ctx, in.RepoPath)
+	if err != nil {
+		return CreateBranchOut{}, err
+	}
+	defer unlock()
+	h, err := rp.Resolve(base)
+	if err != nil {
+		return CreateBranchOut{}, err
+	}
+	if err := CreateRef(rp, plumbing.NewHashReference(name, h)); err != nil {
+		return CreateBranchOut{}, err
+	}
+	if err := gitwrite.AppendReflog(rp, name, plumbing.ZeroHash, h, "branch: Created from "+base); err != nil {
+		env.log().Debug("reflog not written", "ref", name, "err", err)
+	}
+	return CreateBranchOut{Branch: name.Short(), Commit: h.String(), Short: h.String()[:repo.ShortLen], base: base}, nil
+}
+
+// Text is git_create_branch's answer for the model.
+func (out CreateBranchOut) Text() string {
+	return fmt.Sprintf("Created branch %s at %s (from %s). HEAD did not move; use git_checkout to switch.", out.Branch, out.Short, out.base)
 }
 
 // BranchName validates a branch name given short ("x") or full ("refs/heads/x").

@@ -1,7 +1,15 @@
 package writecmd
 
-// Carrying out a checked checkoutPlan: deletions first (pruning directories they leave empty), then writes by
-// temp file + rename, never through a symlink, all through the worktree's os.Root.
+// Carrying out a checked checkoutPlan in two phases, so that a cancelled or failed change leaves the worktree
+// as it was or finishes:
+//
+//   - staging (cancellable): every new file is written, in full, into a private directory at the top of the
+//     worktree; nothing the user sees has changed yet, and a cancel only removes that directory;
+//   - commit (not cancellable, len(removes)+len(writes) steps and the directories they create or empty):
+//     deleted and replaced files are renamed into the private directory, staged files renamed into place,
+//     each step journaled; an I/O error undoes the journal in reverse, so the old files come back as they were.
+//
+// All of it goes through the worktree's os.Root and never through a symlink.
 
 import (
 	"context"
@@ -13,6 +21,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
@@ -28,76 +37,248 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
-// applyPlan changes the worktree and the in-memory index as plan says.
+// stagingPrefix starts the name of the private directory a worktree change stages in.
+const stagingPrefix = ".grove-checkout-"
+
+// faultHook, set only by tests, is called when staging begins, before every step of the commit phase, and
+// before the index and HEAD are renamed into place; an error it returns stands for that step's I/O failure.
+var faultHook func(step string) error
+
+func fault(step string) error {
+	if faultHook != nil {
+		return faultHook(step)
+	}
+	return nil
+}
+
+// applyPlan changes the worktree and the in-memory index as plan says: all of it, or (on a cancel or an
+// error) none of it.
 func applyPlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *gitwrite.IndexFile, plan checkoutPlan) error {
-	removes := slices.Clone(plan.removes)
+	tx, err := stageTx(rp, ctx, wt, plan)
+	if err != nil {
+		return err
+	}
+	if err := tx.commit(); err != nil {
+		return err
+	}
+	tx.setIndex(ix)
+	tx.finish()
+	return nil
+}
+
+// undoStep is one journaled step of the commit phase.
+type undoStep struct {
+	kind   byte   // 'p' placed a staged file at path, 'm' moved path to backup, 'd' created dir path, 'r' removed dir path
+	path   string // slash path relative to the worktree
+	backup string // for 'm'
+	perm   fs.FileMode
+}
+
+// worktreeTx is a plan whose new files are staged in dir, ready to be committed into the worktree.
+type worktreeTx struct {
+	rp      *repo.Repo
+	wt      *os.Root
+	plan    checkoutPlan
+	dir     string            // the private directory, at the top of the worktree
+	staged  map[string]string // target path -> its staged file (slash paths)
+	backups int
+	journal []undoStep
+	entries []*index.Entry // index entries of the written paths, filled by commit
+}
+
+// stageTx writes every new file of plan into a private directory; on a cancel or an error it removes that
+// directory and the worktree is as it was.
+func stageTx(rp *repo.Repo, ctx context.Context, wt *os.Root, plan checkoutPlan) (*worktreeTx, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := fault("stage"); err != nil {
+		return nil, err
+	}
+	tx := &worktreeTx{rp: rp, wt: wt, plan: plan, dir: stagingPrefix + rand.Text()[:12], staged: map[string]string{}}
+	if err := wt.Mkdir(tx.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating the staging directory: %w", repo.PathErr(err))
+	}
+	for i, p := range plan.writes {
+		if err := ctx.Err(); err != nil {
+			tx.finish()
+			return nil, err
+		}
+		b := plan.target[p]
+		if b.Mode == filemode.Submodule {
+			continue
+		}
+		name := tx.dir + "/" + strconv.Itoa(i)
+		if err := stageBlob(rp, ctx, wt, name, p, b); err != nil {
+			tx.finish()
+			return nil, err
+		}
+		tx.staged[p] = name
+	}
+	if err := ctx.Err(); err != nil {
+		tx.finish()
+		return nil, err
+	}
+	return tx, nil
+}
+
+// stageBlob writes the target's version of p as the new file name (a symlink for mode 120000). The blob is
+// streamed into the file, so its size costs time, not memory.
+func stageBlob(rp *repo.Repo, ctx context.Context, wt *os.Root, name, p string, b gitwrite.BlobEntry) error {
+	o, err := rp.Git.Storer.EncodedObject(plumbing.BlobObject, b.Hash)
+	if err != nil {
+		return fmt.Errorf("reading blob %s for %s: %w", b.Hash.String()[:repo.ShortLen], p, rp.Noted(err))
+	}
+	if b.Mode == filemode.Symlink {
+		err = writeSymlink(wt, filepath.FromSlash(name), o)
+	} else {
+		err = writeNew(ctx, wt, filepath.FromSlash(name), o, b.Mode)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", p, repo.PathErr(err))
+	}
+	return nil
+}
+
+// commit puts the staged files into place. It does not look at a context: stopping half-way is what it exists
+// to prevent, and its steps are bounded by the plan. On an I/O error it undoes what it did and returns the
+// error; if undoing fails too, the private directory is kept, because it holds the old files.
+func (tx *worktreeTx) commit() error {
+	err := tx.apply()
+	if err == nil {
+		return nil
+	}
+	if rerr := tx.rollback(); rerr != nil {
+		return fmt.Errorf("%w; undoing the steps already done failed too, the replaced files are in %s: %w", err, tx.dir, rerr)
+	}
+	tx.finish()
+	return err
+}
+
+func (tx *worktreeTx) apply() error {
+	removes := slices.Clone(tx.plan.removes)
 	slices.Reverse(removes) // children before the directories they empty
 	for _, p := range removes {
-		if err := removeTracked(wt, p); err != nil {
+		if err := tx.remove(p); err != nil {
 			return err
 		}
-		ix.RemoveName(p)
 	}
-	for _, p := range plan.writes {
-		e, err := writeEntry(rp, ctx, wt, p, plan.target[p])
+	for _, p := range tx.plan.writes {
+		e, err := tx.place(p, tx.plan.target[p])
 		if err != nil {
 			return err
 		}
+		tx.entries = append(tx.entries, e)
+	}
+	return nil
+}
+
+// setIndex records the committed change in ix.
+func (tx *worktreeTx) setIndex(ix *gitwrite.IndexFile) {
+	for _, p := range tx.plan.removes {
+		ix.RemoveName(p)
+	}
+	for _, e := range tx.entries {
 		ix.Set(e)
 	}
-	return nil
 }
 
-// removeTracked deletes the worktree file p (already gone, or behind a symlink, is fine: git sees no file
-// there either) and then the directories it leaves empty.
-func removeTracked(wt *os.Root, p string) error {
-	if err := gitwrite.CheckParents(wt, p); err != nil {
+// finish removes the private directory (the staged files left, and the old files once committed).
+func (tx *worktreeTx) finish() {
+	tx.wt.RemoveAll(filepath.FromSlash(tx.dir))
+}
+
+// remove moves the worktree file p aside (already gone, or behind a symlink, is fine: git sees no file there
+// either) and then removes the directories it leaves empty.
+func (tx *worktreeTx) remove(p string) error {
+	if err := gitwrite.CheckParents(tx.wt, p); err != nil {
 		return nil
 	}
-	fi, err := wt.Lstat(filepath.FromSlash(p))
-	if err != nil {
-		return nil
+	fi, err := tx.wt.Lstat(filepath.FromSlash(p))
+	if err != nil || fi.IsDir() {
+		return nil // gone, or a submodule's directory: leave it
 	}
-	if fi.IsDir() {
-		return nil // a submodule's directory, or an emptied one: leave it
-	}
-	if err := wt.Remove(filepath.FromSlash(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("removing %s: %w", p, repo.PathErr(err))
+	if err := tx.moveAside(p); err != nil {
+		return fmt.Errorf("removing %s: %w", p, err)
 	}
 	for dir := range gitfmt.ParentDirs(p) {
-		if wt.Remove(filepath.FromSlash(dir)) != nil {
-			break // not empty
+		if done, err := tx.rmdir(dir); err != nil || !done {
+			return err
 		}
 	}
 	return nil
 }
 
-// writeEntry writes the target's version of p and returns its index entry with fresh stat data. The blob is
-// streamed into the file, so its size costs time, not memory.
-func writeEntry(rp *repo.Repo, ctx context.Context, wt *os.Root, p string, b gitwrite.BlobEntry) (*index.Entry, error) {
-	name := filepath.FromSlash(p)
-	if err := makeParents(wt, p); err != nil {
+// moveAside renames p into the private directory.
+func (tx *worktreeTx) moveAside(p string) error {
+	if err := fault("move"); err != nil {
+		return err
+	}
+	b := tx.dir + "/old-" + strconv.Itoa(tx.backups)
+	tx.backups++
+	if err := tx.wt.Rename(filepath.FromSlash(p), filepath.FromSlash(b)); err != nil {
+		return repo.PathErr(err)
+	}
+	tx.journal = append(tx.journal, undoStep{kind: 'm', path: p, backup: b})
+	return nil
+}
+
+// rmdir removes the directory dir if it is empty and reports whether it did.
+func (tx *worktreeTx) rmdir(dir string) (bool, error) {
+	fi, err := tx.wt.Lstat(filepath.FromSlash(dir))
+	if err != nil || !fi.IsDir() {
+		return false, nil
+	}
+	if err := fault("rmdir"); err != nil {
+		return false, err
+	}
+	if tx.wt.Remove(filepath.FromSlash(dir)) != nil {
+		return false, nil // not empty
+	}
+	tx.journal = append(tx.journal, undoStep{kind: 'r', path: dir, perm: fi.Mode().Perm()})
+	return true, nil
+}
+
+// mkdir creates the directory p.
+func (tx *worktreeTx) mkdir(p string) error {
+	if err := fault("mkdir"); err != nil {
+		return err
+	}
+	if err := tx.wt.Mkdir(filepath.FromSlash(p), 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", p, repo.PathErr(err))
+	}
+	tx.journal = append(tx.journal, undoStep{kind: 'd', path: p})
+	return nil
+}
+
+// place puts the target's version of p into the worktree, moving aside what is there (the old version, or a
+// directory the removals emptied), and returns its index entry with fresh stat data.
+func (tx *worktreeTx) place(p string, b gitwrite.BlobEntry) (*index.Entry, error) {
+	if err := tx.makeParents(p); err != nil {
 		return nil, err
 	}
+	name := filepath.FromSlash(p)
 	e := &index.Entry{Name: p, Hash: b.Hash, Mode: b.Mode}
-	if b.Mode == filemode.Submodule {
-		if err := wt.Mkdir(name, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("creating %s: %w", p, repo.PathErr(err))
-		}
+	fi, err := tx.wt.Lstat(name)
+	if b.Mode == filemode.Submodule && err == nil && fi.IsDir() {
 		return e, nil
 	}
-	if fi, err := wt.Lstat(name); err == nil && fi.IsDir() {
-		// An emptied directory where the target has a file (planning found no files in it).
-		if err := wt.RemoveAll(name); err != nil {
-			return nil, fmt.Errorf("replacing the directory %s: %w", p, repo.PathErr(err))
+	if err == nil {
+		if err := tx.moveAside(p); err != nil {
+			return nil, fmt.Errorf("replacing %s: %w", p, err)
 		}
 	}
-	o, err := rp.Git.Storer.EncodedObject(plumbing.BlobObject, b.Hash)
-	if err != nil {
-		return nil, fmt.Errorf("reading blob %s for %s: %w", b.Hash.String()[:repo.ShortLen], p, rp.Noted(err))
+	if b.Mode == filemode.Submodule {
+		return e, tx.mkdir(p)
 	}
-	fi, err := replaceFile(ctx, wt, p, o, b.Mode)
-	if err != nil {
+	if err := fault("place"); err != nil {
+		return nil, err
+	}
+	if err := tx.wt.Rename(filepath.FromSlash(tx.staged[p]), name); err != nil {
+		return nil, fmt.Errorf("writing %s: %w", p, repo.PathErr(err))
+	}
+	tx.journal = append(tx.journal, undoStep{kind: 'p', path: p})
+	if fi, err = tx.wt.Lstat(name); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", p, repo.PathErr(err))
 	}
 	repo.FillStat(e, fi)
@@ -105,46 +286,49 @@ func writeEntry(rp *repo.Repo, ctx context.Context, wt *os.Root, p string, b git
 }
 
 // makeParents creates the missing directories above p, refusing a symlink or file on the way.
-func makeParents(wt *os.Root, p string) error {
+func (tx *worktreeTx) makeParents(p string) error {
 	parts := strings.Split(path.Dir(p), "/")
 	if parts[0] == "." {
 		return nil
 	}
 	for i := range parts {
-		q := filepath.FromSlash(strings.Join(parts[:i+1], "/"))
-		fi, err := wt.Lstat(q)
+		q := strings.Join(parts[:i+1], "/")
+		fi, err := tx.wt.Lstat(filepath.FromSlash(q))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			if err := wt.Mkdir(q, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-				return fmt.Errorf("creating %s: %w", filepath.ToSlash(q), repo.PathErr(err))
+			if err := tx.mkdir(q); err != nil {
+				return err
 			}
 		case err != nil:
-			return fmt.Errorf("checking %s: %w", filepath.ToSlash(q), repo.PathErr(err))
+			return fmt.Errorf("checking %s: %w", q, repo.PathErr(err))
 		case !fi.IsDir():
-			return fmt.Errorf("writing %s: %w %q", p, gitwrite.ErrSymlinkParent, filepath.ToSlash(q))
+			return fmt.Errorf("writing %s: %w %q", p, gitwrite.ErrSymlinkParent, q)
 		}
 	}
-	return gitwrite.CheckParents(wt, p)
+	return gitwrite.CheckParents(tx.wt, p)
 }
 
-// replaceFile writes blob o as p (a symlink for mode 120000) into a temporary name beside it, then renames it
-// over p, so readers see the old file or the new one, never a part.
-func replaceFile(ctx context.Context, wt *os.Root, p string, o plumbing.EncodedObject, mode filemode.FileMode) (fs.FileInfo, error) {
-	tmp := filepath.FromSlash(path.Join(path.Dir(p), ".grove-"+rand.Text()[:12]+".tmp"))
-	var err error
-	if mode == filemode.Symlink {
-		err = writeSymlink(wt, tmp, o)
-	} else {
-		err = writeNew(ctx, wt, tmp, o, mode)
+// rollback undoes the journal, newest step first, and reports what it could not undo.
+func (tx *worktreeTx) rollback() error {
+	var errs []error
+	for i := len(tx.journal) - 1; i >= 0; i-- {
+		s := tx.journal[i]
+		name := filepath.FromSlash(s.path)
+		var err error
+		switch s.kind {
+		case 'p', 'd':
+			err = tx.wt.Remove(name)
+		case 'm':
+			err = tx.wt.Rename(filepath.FromSlash(s.backup), name)
+		case 'r':
+			err = tx.wt.Mkdir(name, s.perm)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("restoring %s: %w", s.path, repo.PathErr(err)))
+		}
 	}
-	if err == nil {
-		err = wt.Rename(tmp, filepath.FromSlash(p))
-	}
-	if err != nil {
-		wt.Remove(tmp)
-		return nil, err
-	}
-	return wt.Lstat(filepath.FromSlash(p))
+	tx.journal, tx.entries = nil, nil
+	return errors.Join(errs...)
 }
 
 // writeSymlink creates the symlink name pointing where blob o says; a target longer than a path can be is

@@ -1,6 +1,7 @@
 package writecmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
 
 	"github.com/grove-mcp/grove/gittools/internal/repo"
+	"github.com/grove-mcp/grove/internal/words"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -32,8 +34,26 @@ type CommitOut struct {
 	Files   int    `json:"files_changed" jsonschema:"how many paths the commit changes"`
 }
 
-// CommitIndex records the index as a commit on HEAD's branch (or on a detached HEAD).
-func CommitIndex(rp *repo.Repo, ctx context.Context, msg string) (CommitOut, error) {
+// Commit runs git_commit: it records the staged changes as a commit on HEAD's branch (or a detached HEAD),
+// with the author and committer from the user's git configuration.
+func Commit(ctx context.Context, env Env, in CommitArgs) (CommitOut, error) {
+	msg := gitwrite.CleanMessage(in.Message) // empty: commitIndex takes a merge's message, or refuses
+	rp, unlock, err := env.Open(ctx, in.RepoPath)
+	if err != nil {
+		return CommitOut{}, err
+	}
+	defer unlock()
+	return commitIndex(rp, ctx, msg)
+}
+
+// Text is git_commit's answer for the model.
+func (out CommitOut) Text() string {
+	where := cmp.Or(out.Branch, "detached HEAD")
+	return fmt.Sprintf("[%s %s] %s\n%s changed", where, out.Short, out.Summary, words.Count(out.Files, "file", "files"))
+}
+
+// commitIndex records the index as a commit on HEAD's branch (or on a detached HEAD).
+func commitIndex(rp *repo.Repo, ctx context.Context, msg string) (CommitOut, error) {
 	ix, err := gitwrite.LoadIndex(rp)
 	if err != nil {
 		return CommitOut{}, err

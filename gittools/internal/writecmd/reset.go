@@ -26,9 +26,68 @@ type ResetOut struct {
 	StagedOnly []string `json:"staged_only,omitempty" jsonschema:"unstaged paths whose staged content differed from the worktree, with the blob that keeps it"`
 }
 
-// StagedOnly lists, as "path (blob <hash>)", the unstaged paths whose staged content differed from both HEAD
+// Reset runs git_reset: it sets the index entries under in.Files (all when none) back to HEAD's. It only
+// writes .git/index: worktree files keep every change. A staged version that differs from the worktree
+// leaves the index but not the repository (its blob stays), and the answer names that blob.
+func Reset(ctx context.Context, env Env, in ResetArgs) (ResetOut, error) {
+	rp, unlock, err := env.Open(ctx, in.RepoPath, in.Files...)
+	if err != nil {
+		return ResetOut{}, err
+	}
+	defer unlock()
+	rels, err := WorktreePaths(rp, env.Scope, in.Files)
+	if err != nil {
+		return ResetOut{}, err
+	}
+	if len(rels) == 0 {
+		rels = []string{"."}
+	}
+	head, err := rp.HeadCommit()
+	if err != nil {
+		return ResetOut{}, fmt.Errorf("reading HEAD: %w", err)
+	}
+	headFiles, err := gitwrite.FlatTree(rp, ctx, head)
+	if err != nil {
+		return ResetOut{}, fmt.Errorf("reading HEAD's tree: %w", err)
+	}
+	ix, err := gitwrite.LoadIndex(rp)
+	if err != nil {
+		return ResetOut{}, err
+	}
+	defer ix.Close()
+	if err := checkPathspecs(rels, ix.All(), headFiles); err != nil {
+		return ResetOut{}, err
+	}
+	prev := ix.ByName // ReplaceAll leaves this map alone
+	unstaged := resetEntries(ix, headFiles, rels)
+	if len(unstaged) == 0 {
+		return ResetOut{}, nil
+	}
+	out := ResetOut{Unstaged: unstaged, StagedOnly: stagedOnly(rp, ctx, prev, headFiles, unstaged)}
+	if err := ix.Save(); err != nil {
+		return ResetOut{}, err
+	}
+	rp.Changed()
+	return out, nil
+}
+
+// Text is git_reset's answer for the model.
+func (out ResetOut) Text() string {
+	if len(out.Unstaged) == 0 {
+		return "Nothing to unstage: the index already matches HEAD for these paths."
+	}
+	text := "Unstaged; the worktree is unchanged." + ListText("unstaged", out.Unstaged)
+	if len(out.StagedOnly) > 0 {
+		text += "\nThe staged versions of these files differed from the worktree; they are no longer in the index " +
+			"but stay in the object database (git show <blob> or git fsck --lost-found recovers them until gc):" +
+			ListText("staged-only versions", out.StagedOnly)
+	}
+	return text
+}
+
+// stagedOnly lists, as "path (blob <hash>)", the unstaged paths whose staged content differed from both HEAD
 // and the worktree: the one thing a reset takes out of the index that exists nowhere else in the worktree.
-func StagedOnly(rp *repo.Repo, ctx context.Context, prev map[string][]*index.Entry, head map[string]gitwrite.BlobEntry, unstaged []string) []string {
+func stagedOnly(rp *repo.Repo, ctx context.Context, prev map[string][]*index.Entry, head map[string]gitwrite.BlobEntry, unstaged []string) []string {
 	wt, err := gitwrite.OpenWorktree(rp)
 	if err != nil {
 		return nil
@@ -53,8 +112,8 @@ func StagedOnly(rp *repo.Repo, ctx context.Context, prev map[string][]*index.Ent
 	return out
 }
 
-// CheckPathspecs refuses a path that names nothing in the index or in HEAD.
-func CheckPathspecs(rels []string, entries []*index.Entry, head map[string]gitwrite.BlobEntry) error {
+// checkPathspecs refuses a path that names nothing in the index or in HEAD.
+func checkPathspecs(rels []string, entries []*index.Entry, head map[string]gitwrite.BlobEntry) error {
 	for _, rel := range rels {
 		hit := slices.ContainsFunc(entries, func(e *index.Entry) bool { return gitwrite.Under(rel, e.Name) })
 		for name := range head {
@@ -70,8 +129,8 @@ func CheckPathspecs(rels []string, entries []*index.Entry, head map[string]gitwr
 	return nil
 }
 
-// ResetEntries rewrites the index entries under rels to HEAD's and returns the paths that changed.
-func ResetEntries(ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, rels []string) []string {
+// resetEntries rewrites the index entries under rels to HEAD's and returns the paths that changed.
+func resetEntries(ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, rels []string) []string {
 	selected := func(name string) bool {
 		return slices.ContainsFunc(rels, func(rel string) bool { return gitwrite.Under(rel, name) })
 	}

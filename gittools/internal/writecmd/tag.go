@@ -1,12 +1,14 @@
 package writecmd
 
-// The creating half of git_tag. tag.go registers the tool, defines TagArgs/TagOut and calls createTag with the
-// repository opened and locked when a name is given.
+// The creating half of git_tag. gittools registers the tool, refs defines TagArgs/TagOut, and the tool calls
+// CreateTag with the repository opened and locked when a name is given.
 //
 // As git_tag's description promises, every created tag is annotated (tagger = the committer identity), with the
 // tag name as the message when none is given, like `git tag -a name -m name`.
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -17,14 +19,48 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+	"github.com/grove-mcp/grove/gittools/internal/refs"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// TagMessage is the cleaned message of a new tag: the tag name when message is omitted. A message given but
+// CreateTag runs the creating half of git_tag: an annotated tag in.Name at in.Revision (default HEAD). rp is
+// opened and locked by the caller, which also lists tags.
+func CreateTag(rp *repo.Repo, ctx context.Context, in refs.TagArgs) (refs.TagOut, error) {
+	if err := ctx.Err(); err != nil {
+		return refs.TagOut{}, err
+	}
+	name, err := tagName(in.Name)
+	if err != nil {
+		return refs.TagOut{}, err
+	}
+	target, err := rp.Resolve(cmp.Or(in.Revision, "HEAD"))
+	if err != nil {
+		return refs.TagOut{}, err
+	}
+	if _, err := rp.Git.Storer.Reference(name); err == nil {
+		return refs.TagOut{}, fmt.Errorf("tag %q already exists", name.Short())
+	}
+	msg, err := tagMessage(name.Short(), in.Message)
+	if err != nil {
+		return refs.TagOut{}, err
+	}
+	refHash, err := writeTagObject(rp, name.Short(), target, msg)
+	if err != nil {
+		return refs.TagOut{}, err
+	}
+	if err := CreateRef(rp, plumbing.NewHashReference(name, refHash)); err != nil {
+		return refs.TagOut{}, err
+	}
+	rp.Changed()
+	info := refs.TagInfo{Name: name.Short(), Commit: target.String(), Annotated: true, Subject: gitwrite.SummaryLine(msg)}
+	return refs.TagOut{Tags: []refs.TagInfo{info}, Created: true}, nil
+}
+
+// tagMessage is the cleaned message of a new tag: the tag name when message is omitted. A message given but
 // made only of blank lines is refused rather than silently replaced.
-func TagMessage(name, message string) (string, error) {
+func tagMessage(name, message string) (string, error) {
 	if message == "" {
 		return gitwrite.CleanMessage(name), nil
 	}
@@ -35,8 +71,8 @@ func TagMessage(name, message string) (string, error) {
 	return msg, nil
 }
 
-// TagName validates a tag name given short ("v1.0") or full ("refs/tags/v1.0").
-func TagName(s string) (plumbing.ReferenceName, error) {
+// tagName validates a tag name given short ("v1.0") or full ("refs/tags/v1.0").
+func tagName(s string) (plumbing.ReferenceName, error) {
 	if err := gitfmt.ValidRefName(s); err != nil {
 		return "", err
 	}
@@ -50,8 +86,8 @@ func TagName(s string) (plumbing.ReferenceName, error) {
 	return plumbing.NewTagReferenceName(short), nil
 }
 
-// WriteTagObject stores an annotated tag object for the commit target, signed off by the committer identity.
-func WriteTagObject(rp *repo.Repo, name string, target plumbing.Hash, msg string) (plumbing.Hash, error) {
+// writeTagObject stores an annotated tag object for the commit target, signed off by the committer identity.
+func writeTagObject(rp *repo.Repo, name string, target plumbing.Hash, msg string) (plumbing.Hash, error) {
 	tagger, err := gitwrite.Signature(rp, "committer", time.Now())
 	if err != nil {
 		return plumbing.ZeroHash, err

@@ -8,7 +8,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -69,27 +71,16 @@ func (m *TreeMove) Written() []string { return m.plan.writes }
 func (m *TreeMove) Removed() []string { return m.plan.removes }
 
 // Restore writes the given tree entries into the worktree and ix (stage 0, fresh stat data) and deletes the
-// files and index entries of removes. Callers check first that nothing of value is lost.
+// files and index entries of removes: all of it, or on an error none of it. Callers check first that nothing
+// of value is lost.
 func Restore(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, writes map[string]gitwrite.BlobEntry, removes []string) error {
 	wt, err := gitwrite.OpenWorktree(rp)
 	if err != nil {
 		return err
 	}
 	defer wt.Close()
-	for _, p := range removes {
-		if err := removeTracked(wt, p); err != nil {
-			return err
-		}
-		ix.RemoveName(p)
-	}
-	for p, b := range writes {
-		e, err := writeEntry(rp, ctx, wt, p, b)
-		if err != nil {
-			return err
-		}
-		ix.Set(e)
-	}
-	return nil
+	plan := checkoutPlan{writes: slices.Sorted(maps.Keys(writes)), removes: slices.Sorted(slices.Values(removes)), target: writes}
+	return applyPlan(rp, ctx, wt, ix, plan)
 }
 
 // WorktreeMatches reports whether the worktree file p has the content and mode of b (a missing file matches
