@@ -204,6 +204,13 @@ func (o hookedOpener) Open(rel string) (*os.File, error) {
 	return o.Opener.Open(rel)
 }
 
+func (o hookedOpener) ReadFile(rel string, limit int64, buf []byte) ([]byte, error) {
+	if testHookGrepFile != nil {
+		testHookGrepFile(rel)
+	}
+	return grep.ReadFile(o.Opener, rel, limit, buf)
+}
+
 // locOpener opens one file the way every tool does (a single-file root
 // included).
 type locOpener struct{ loc roots.Loc }

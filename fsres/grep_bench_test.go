@@ -1,0 +1,35 @@
+package fsres
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/grove-mcp/grove/scope"
+)
+
+// BenchmarkGrepCold greps a tree with a new Files each time (no cached
+// ignore matcher, no index), as a fresh grove's first call does. The tree
+// is GROVE_GREP_TREE (e.g. /work/repos/git) or, without it, a generated one;
+// GROVE_GREP_PATTERN overrides the pattern.
+//
+//	GROVE_GREP_TREE=/work/repos/git go test ./fsres -run '^$' -bench GrepCold -cpuprofile /tmp/grep.prof
+func BenchmarkGrepCold(b *testing.B) {
+	dir := os.Getenv("GROVE_GREP_TREE")
+	if dir == "" {
+		dir = benchTree(b, 20_000, 100)
+	}
+	pattern := os.Getenv("GROVE_GREP_PATTERN")
+	if pattern == "" {
+		pattern = "zqxj_never_there"
+	}
+	sc := testScope(b, dir)
+	ctx := context.Background()
+	for b.Loop() {
+		f := New(Options{Scope: scope.Static(sc)})
+		_, out, err := f.grep(ctx, nil, sc, GrepArgs{Pattern: pattern, MaxResults: 10_000_000})
+		if err != nil || out.Files == 0 {
+			b.Fatalf("%d files searched, %v", out.Files, err)
+		}
+	}
+}
