@@ -2,6 +2,7 @@ package trigram
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"maps"
@@ -159,7 +160,35 @@ func (s *Indexes) Search(ctx context.Context, root string, tree Tree, q *Query) 
 		s.startLocked(r, false)
 		return nil, nil
 	}
+	if !s.recountLocked(r) {
+		return nil, nil
+	}
 	return r.x.Candidates(q), nil
+}
+
+// recountLocked brings r's share of the memory in use up to date once changes are applied to its
+// index. An index that grew past the cap of all indexes together is dropped, and not built again
+// until its root's state is forgotten as idle, as one that passed the cap when it was built; it
+// reports whether r's index is kept. r.mu held.
+func (s *Indexes) recountLocked(r *rootIndex) bool {
+	b := r.x.Bytes()
+	delta := b - r.counted
+	if delta > 0 && s.used.Add(delta) > s.opts.Total {
+		s.used.Add(-delta)
+		s.dropLocked(r)
+		r.failed = s.totalCapError()
+		s.log.Info("trigram index dropped: total memory cap reached", "root", r.root, "cap", s.opts.Total)
+		return false
+	}
+	if delta < 0 {
+		s.used.Add(delta)
+	}
+	r.counted = b
+	return true
+}
+
+func (s *Indexes) totalCapError() error {
+	return fmt.Errorf("not indexed: the memory cap of all indexes (%d MiB) was reached", s.opts.Total>>20)
 }
 
 // state returns root's state, creating it (and starting its build) on first use; nil without a feed
