@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/grove-mcp/grove/scope"
 )
@@ -27,6 +28,36 @@ func BenchmarkGrepCold(b *testing.B) {
 	ctx := context.Background()
 	for b.Loop() {
 		f := New(Options{Scope: scope.Static(sc)})
+		_, out, err := f.grep(ctx, nil, sc, GrepArgs{Pattern: pattern, MaxResults: 10_000_000})
+		if err != nil || out.Files == 0 {
+			b.Fatalf("%d files searched, %v", out.Files, err)
+		}
+	}
+}
+
+// BenchmarkGrepWarm greps with the trigram index ready, fed by a real
+// watcher; GROVE_GREP_TREE and GROVE_GREP_PATTERN as for BenchmarkGrepCold.
+func BenchmarkGrepWarm(b *testing.B) {
+	dir := os.Getenv("GROVE_GREP_TREE")
+	if dir == "" {
+		dir = benchTree(b, 20_000, 100)
+	}
+	pattern := os.Getenv("GROVE_GREP_PATTERN")
+	if pattern == "" {
+		pattern = "zqxj_never_there"
+	}
+	sc := testScope(b, dir)
+	f := indexedFiles(b, dir, 0)
+	ctx := context.Background()
+	if _, _, err := f.grep(ctx, nil, sc, GrepArgs{Pattern: "grepbench_warm_up_token"}); err != nil {
+		b.Fatal(err)
+	}
+	wait, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	if !f.WaitGrepIndex(wait, dir) {
+		b.Fatalf("no index: %+v", f.GrepIndexes())
+	}
+	for b.Loop() {
 		_, out, err := f.grep(ctx, nil, sc, GrepArgs{Pattern: pattern, MaxResults: 10_000_000})
 		if err != nil || out.Files == 0 {
 			b.Fatalf("%d files searched, %v", out.Files, err)
