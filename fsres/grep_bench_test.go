@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/grove-mcp/grove/scope"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // BenchmarkGrepCold greps a tree with a new Files each time (no cached
@@ -61,6 +62,28 @@ func BenchmarkGrepWarm(b *testing.B) {
 		_, out, err := f.grep(ctx, nil, sc, GrepArgs{Pattern: pattern, MaxResults: 10_000_000})
 		if err != nil || out.Files == 0 {
 			b.Fatalf("%d files searched, %v", out.Files, err)
+		}
+	}
+}
+
+// BenchmarkGrepCall is BenchmarkGrepCold through an MCP client over
+// in-memory transports, so that it counts the answer's encoding too.
+func BenchmarkGrepCall(b *testing.B) {
+	dir := os.Getenv("GROVE_GREP_TREE")
+	if dir == "" {
+		dir = benchTree(b, 20_000, 100)
+	}
+	pattern := os.Getenv("GROVE_GREP_PATTERN")
+	if pattern == "" {
+		pattern = "zqxj_never_there"
+	}
+	f := New(Options{Scope: scope.Static(testScope(b, dir))})
+	cs := connect(b, f, "2025-06-18")
+	ctx := context.Background()
+	for b.Loop() {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "grep", Arguments: map[string]any{"pattern": pattern, "max_results": 10_000_000}})
+		if err != nil || res.IsError {
+			b.Fatalf("grep: %v %v", err, res)
 		}
 	}
 }
