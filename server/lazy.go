@@ -109,6 +109,8 @@ const (
 	callWindow = 100 * time.Millisecond
 	// maxCallWait bounds how long calls under way hold start back.
 	maxCallWait = 2 * time.Second
+	// answerDelay leaves a first call's answer the time to be written.
+	answerDelay = 10 * time.Millisecond
 )
 
 func (a *afterFirst) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -164,13 +166,14 @@ func (a *afterFirst) beginCall() bool {
 	return true
 }
 
+// endCall runs start once the last first call has ended, answerDelay
+// later: the middleware returns before the SDK writes the answer.
 func (a *afterFirst) endCall() {
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	a.calls--
-	last := a.calls == 0
-	a.mu.Unlock()
-	if last {
-		a.fire()
+	if a.calls == 0 {
+		a.afterLocked(answerDelay, true)
 	}
 }
 
