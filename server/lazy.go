@@ -87,7 +87,8 @@ func (l *lazyTools) close() error {
 //
 // A first tools/call, or tools/list and ping, need none of it either: after
 // initialize, start waits callWindow for them, and once a tools/call is under
-// way it waits for its answer (maxCallWait at most). A first grep, the call an
+// way it waits for its answer (maxCallWait at most: the first grep of a 1 GB
+// tree takes seconds). A first grep, the call an
 // agent makes most, then runs alone instead of beside the watcher's walk of
 // the tree and the status pre-scan, which took a third of its CPU.
 type afterFirst struct {
@@ -108,7 +109,7 @@ const (
 	// tools/call: a client that calls at once gets its answer first.
 	callWindow = 100 * time.Millisecond
 	// maxCallWait bounds how long calls under way hold start back.
-	maxCallWait = 2 * time.Second
+	maxCallWait = 10 * time.Second
 	// answerDelay leaves a first call's answer the time to be written.
 	answerDelay = 10 * time.Millisecond
 )

@@ -261,8 +261,10 @@ func (s *Indexes) startLocked(r *rootIndex, relist bool) {
 
 // quietWait bounds how long a build waits for the greps under way to end: on 2 cores a build that
 // starts beside the grep that asked for it takes half the CPU that grep needs (the first grep of a
-// root is the cold path), but a root grepped without pause must still get its index.
-const quietWait = 2 * time.Second
+// root is the cold path), but a root grepped without pause must still get its index. A first grep of
+// a 1 GB tree takes seconds, several times 2 s on a loaded machine: a build that started during it
+// took 40 s of CPU from it and made it 12x slower than ripgrep.
+const quietWait = 30 * time.Second
 
 // Begin tells s that a grep is under way until the returned func is called; builds wait for it.
 func (s *Indexes) Begin() (end func()) {
