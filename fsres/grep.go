@@ -204,6 +204,13 @@ func (o hookedOpener) Open(rel string) (*os.File, error) {
 	return o.Opener.Open(rel)
 }
 
+func (o hookedOpener) ReadFile(rel string, limit int64, buf []byte) ([]byte, error) {
+	if testHookGrepFile != nil {
+		testHookGrepFile(rel)
+	}
+	return grep.ReadFile(o.Opener, rel, limit, buf)
+}
+
 // locOpener opens one file the way every tool does (a single-file root
 // included).
 type locOpener struct{ loc roots.Loc }
@@ -240,6 +247,9 @@ func (f *Files) grepAnswer(base string, req grep.Request, res *grep.Result) (Gre
 		fmt.Fprintf(&b, ", %d above the %s limit skipped", res.TooLarge, byteSize(f.opts.MaxReadBytes))
 	}
 	b.WriteString(")\n")
+	if req.Mode == grep.Content {
+		grow(&b, &out, res)
+	}
 	for fi, h := range res.Files {
 		switch req.Mode {
 		case grep.FilesWithMatches:
@@ -260,6 +270,20 @@ func (f *Files) grepAnswer(base string, req grep.Request, res *grep.Result) (Gre
 		fmt.Fprintf(&b, "(cut at %s; raise max_results or narrow path/glob/type)\n", what)
 	}
 	return out, b.String()
+}
+
+// grow sizes the text and the matches of a content answer once: growing
+// them line by line copied a large answer's text several times over.
+func grow(b *strings.Builder, out *GrepResult, res *grep.Result) {
+	size, lines := 0, 0
+	for _, h := range res.Files {
+		for _, l := range h.Lines {
+			size += len(h.Rel) + len(l.Text) + 24 // separators, line number, "--" lines
+		}
+		lines += len(h.Lines)
+	}
+	b.Grow(size)
+	out.Matches = make([]GrepMatch, 0, min(lines, res.Matches))
 }
 
 // writeLines renders the lines of one file in content mode. It appends

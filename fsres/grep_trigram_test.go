@@ -27,7 +27,7 @@ func (c watchChanges) Cover(dirs []string) bool { return c.f.Cover(dirs) }
 func (c watchChanges) Close()                   { c.f.Close() }
 
 // indexedFiles returns Files over root whose grep keeps a trigram index fed by a real watcher.
-func indexedFiles(t *testing.T, root string, maxRead int64) *Files {
+func indexedFiles(t testing.TB, root string, maxRead int64) *Files {
 	t.Helper()
 	w, err := watch.New(watch.Options{})
 	must(t, err)

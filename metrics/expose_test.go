@@ -250,6 +250,7 @@ func TestExpositionParses(t *testing.T) {
 		"grove_notifications_sent_total": "counter", "grove_notifications_dropped_total": "counter",
 		"grove_sessions": "gauge", "grove_subscriptions": "gauge", "grove_watched_directories": "gauge",
 		"grove_watch_degraded": "gauge", "grove_repositories_open": "gauge",
+		"grove_grep_index_bytes": "gauge", "grove_grep_index_text_bytes": "gauge",
 		"go_gc_duration_seconds": "summary", "go_goroutines": "gauge", "go_info": "gauge", "go_threads": "gauge",
 		"go_memstats_alloc_bytes": "gauge", "go_memstats_alloc_bytes_total": "counter",
 		"go_memstats_heap_inuse_bytes": "gauge", "go_memstats_sys_bytes": "gauge",

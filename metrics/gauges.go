@@ -10,6 +10,8 @@ type Gauges struct {
 	WatchedDirs   func() int  // directories the file watcher watches
 	WatchDegraded func() bool // the watch limit was reached (or watching failed)
 	OpenRepos     func() int  // repositories held open in the cache
+	// GrepIndex returns the memory grep's trigram indexes hold and the bytes of text they index.
+	GrepIndex func() (memory, text int64)
 }
 
 // AddGauges adds a source of gauge values; the gauges are the sums over every
@@ -66,6 +68,14 @@ func intOf(f func() int) float64 {
 	return float64(f())
 }
 
+func grepIndexOf(g Gauges) (memory, text float64) {
+	if g.GrepIndex == nil {
+		return 0, 0
+	}
+	m, t := g.GrepIndex()
+	return float64(m), float64(t)
+}
+
 // families are the gauges' families, each the sum over the sources.
 func (gs *gaugeSources) families() []family {
 	gauge := func(name, help string, pick func(Gauges) float64) family {
@@ -87,5 +97,9 @@ func (gs *gaugeSources) families() []family {
 			}),
 		gauge("grove_repositories_open", "Git repositories held open in the cache.",
 			func(g Gauges) float64 { return intOf(g.OpenRepos) }),
+		gauge("grove_grep_index_bytes", "Memory held by grep's trigram indexes (an estimate), in bytes.",
+			func(g Gauges) float64 { m, _ := grepIndexOf(g); return m }),
+		gauge("grove_grep_index_text_bytes", "Bytes of text grep's trigram indexes index.",
+			func(g Gauges) float64 { _, t := grepIndexOf(g); return t }),
 	}
 }

@@ -148,11 +148,13 @@ func TestErrorOutcome(t *testing.T) {
 
 func TestGaugesSumSources(t *testing.T) {
 	m := New()
-	m.AddGauges(Gauges{Sessions: func() int { return 1 }, WatchedDirs: func() int { return 7 }, OpenRepos: func() int { return 2 }})
+	m.AddGauges(Gauges{Sessions: func() int { return 1 }, WatchedDirs: func() int { return 7 }, OpenRepos: func() int { return 2 },
+		GrepIndex: func() (int64, int64) { return 300, 1000 }})
 	remove := m.AddGauges(Gauges{Sessions: func() int { return 3 }, Subscriptions: func() int { return 4 }, WatchDegraded: func() bool { return true }})
 	want := map[string]float64{
 		"grove_sessions": 4, "grove_subscriptions": 4, "grove_watched_directories": 7,
 		"grove_watch_degraded": 1, "grove_repositories_open": 2,
+		"grove_grep_index_bytes": 300, "grove_grep_index_text_bytes": 1000,
 	}
 	got := values(t, m)
 	for k, v := range want {

@@ -150,7 +150,9 @@ func (s *Server) startWatching() error {
 	go n.run()
 	s.client.onChange = s.rootsChanged
 	s.background.start = func() { s.rootsChanged(context.Background(), nil, s.set.Scope()) }
+	s.background.log = s.logger
 	s.mcp.AddReceivingMiddleware(s.background.middleware)
+	s.closer = append(s.closer, s.background.close) // closers run last first: no start once closing
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/grove-mcp/grove/internal/servertest"
+	"github.com/grove-mcp/grove/metrics"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -26,7 +27,8 @@ func TestListRootsGrepIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cs, _, s := connectWith(t, Config{Roots: []string{base}}, servertest.Modern, nil)
+	m := metrics.New()
+	cs, _, s := connectWith(t, Config{Roots: []string{base}, Metrics: m}, servertest.Modern, nil)
 	if r := listRoots(t, cs).Roots; len(r) != 1 || r[0].GrepIndex != nil {
 		t.Fatalf("before any grep: %+v, want no index", r)
 	}
@@ -51,6 +53,16 @@ func TestListRootsGrepIndex(t *testing.T) {
 	ix := r[0].GrepIndex
 	if ix.State != "ready" || ix.Files != 2 || ix.TextBytes != int64(2*len(text)) || ix.Bytes <= 0 {
 		t.Errorf("grep_index = %+v", ix)
+	}
+	values, err := m.Values()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := values["grove_grep_index_bytes"]; got != float64(ix.Bytes) {
+		t.Errorf("grove_grep_index_bytes = %v, want list_roots' %d", got, ix.Bytes)
+	}
+	if got := values["grove_grep_index_text_bytes"]; got != float64(ix.TextBytes) {
+		t.Errorf("grove_grep_index_text_bytes = %v, want list_roots' %d", got, ix.TextBytes)
 	}
 	if err := os.WriteFile(filepath.Join(base, "c.go"), []byte("func beta() {}\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -77,23 +79,146 @@ func (l *lazyTools) close() error {
 	return nil
 }
 
-// afterFirst runs start once: after the first initialize request has been
+// afterFirst runs start once: when the first initialize request has been
 // answered, or before the first other message (a modern client sends no
 // initialize). Watching the roots and warming their repositories is I/O and
 // CPU that the handshake does not need, and on a small machine it would
 // compete with the answer; every request that does need it comes later.
+//
+// A first tools/call, or tools/list and ping, need none of it either: after
+// initialize, start waits callWindow for them, and once a tools/call is under
+// way it waits for its answer (maxCallWait at most: the first grep of a 1 GB
+// tree takes seconds). A first grep, the call an
+// agent makes most, then runs alone instead of beside the watcher's walk of
+// the tree and the status pre-scan, which took a third of its CPU.
 type afterFirst struct {
 	once  sync.Once
 	start func()
+	log   *slog.Logger // nil discards
+
+	mu      sync.Mutex // guards the fields below
+	ran     bool       // start has begun
+	stopped bool       // the server is closing: start never runs
+	inited  bool       // an initialize was answered: start is on a timer
+	calls   int        // first tools/call requests under way
+	timers  []*time.Timer
 }
+
+const (
+	// callWindow is how long after initialize start waits for a first
+	// tools/call: a client that calls at once gets its answer first.
+	callWindow = 100 * time.Millisecond
+	// maxCallWait bounds how long calls under way hold start back.
+	maxCallWait = 10 * time.Second
+	// answerDelay leaves a first call's answer the time to be written.
+	answerDelay = 10 * time.Millisecond
+)
 
 func (a *afterFirst) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "initialize" {
-			defer a.once.Do(a.start)
-		} else {
-			a.once.Do(a.start)
+		switch {
+		case method == "initialize":
+			defer a.initialized()
+		case method == "tools/call":
+			if a.beginCall() {
+				defer a.endCall()
+			}
+		case method == "tools/list" || method == "ping" || strings.HasPrefix(method, "notifications/"):
+			if !a.waiting() {
+				a.fire()
+			}
+		default:
+			a.fire()
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// waiting reports whether start is held back: after initialize, or while
+// a first call is under way.
+func (a *afterFirst) waiting() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.inited || a.calls > 0
+}
+
+func (a *afterFirst) initialized() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ran || a.inited {
+		return
+	}
+	a.inited = true
+	a.afterLocked(callWindow, false)
+}
+
+// beginCall notes a tools/call that comes before start; false once start
+// has begun.
+func (a *afterFirst) beginCall() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ran {
+		return false
+	}
+	a.calls++
+	if a.calls == 1 {
+		a.afterLocked(maxCallWait, true)
+	}
+	return true
+}
+
+// endCall runs start once the last first call has ended, answerDelay
+// later: the middleware returns before the SDK writes the answer.
+func (a *afterFirst) endCall() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.calls--
+	if a.calls == 0 {
+		a.afterLocked(answerDelay, true)
+	}
+}
+
+// afterLocked runs start in d; unless forced, not while calls are under
+// way (the last one's end runs it). a.mu held.
+func (a *afterFirst) afterLocked(d time.Duration, force bool) {
+	a.timers = append(a.timers, time.AfterFunc(d, func() {
+		defer panics.Log(a.logger(), "starting the watches")
+		a.mu.Lock()
+		busy := a.calls > 0
+		a.mu.Unlock()
+		if force || !busy {
+			a.fire()
+		}
+	}))
+}
+
+// fire runs start once, unless the server is closing; a caller that comes
+// while it runs waits for it.
+func (a *afterFirst) fire() {
+	a.mu.Lock()
+	if a.stopped {
+		a.mu.Unlock()
+		return
+	}
+	a.ran = true
+	a.mu.Unlock()
+	a.once.Do(a.start)
+}
+
+// close keeps start from running from now on.
+func (a *afterFirst) close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.stopped = true
+	for _, t := range a.timers {
+		t.Stop()
+	}
+	return nil
+}
+
+func (a *afterFirst) logger() *slog.Logger {
+	if a.log == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return a.log
 }

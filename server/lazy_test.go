@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -133,25 +134,42 @@ func TestLazyToolsListedAtOnce(t *testing.T) {
 	}
 }
 
-// The watches start after the initialize answer is ready, or before any
-// other first message; once.
+// The watches start when the initialize answer is ready, or before any
+// other first message, once; but not while a first tools/call runs, nor
+// before the callWindow after initialize has passed.
 func TestAfterFirst(t *testing.T) {
 	for _, tt := range []struct {
 		methods []string
 		want    []string
 	}{
 		{[]string{"initialize", "notifications/initialized", "tools/list"},
-			[]string{"initialize", "start", "notifications/initialized", "tools/list"}},
+			[]string{"initialize", "notifications/initialized", "tools/list", "start"}},
+		{[]string{"initialize", "notifications/initialized", "tools/call", "resources/read"},
+			[]string{"initialize", "notifications/initialized", "tools/call", "tools/call done", "start", "resources/read"}},
+		{[]string{"tools/call", "resources/subscribe"},
+			[]string{"tools/call", "tools/call done", "start", "resources/subscribe"}},
 		{[]string{"server/discover", "resources/subscribe"},
 			[]string{"start", "server/discover", "resources/subscribe"}},
 		{[]string{"resources/subscribe", "initialize"},
 			[]string{"start", "resources/subscribe", "initialize"}},
 	} {
 		t.Run(tt.methods[0], func(t *testing.T) {
+			var mu sync.Mutex
 			var got []string
-			a := &afterFirst{start: func() { got = append(got, "start") }}
+			note := func(s string) {
+				mu.Lock()
+				defer mu.Unlock()
+				got = append(got, s)
+			}
+			started := make(chan struct{})
+			a := &afterFirst{start: func() { note("start"); close(started) }}
+			defer a.close()
 			h := a.middleware(func(_ context.Context, method string, _ mcp.Request) (mcp.Result, error) {
-				got = append(got, method)
+				note(method)
+				if method == "tools/call" {
+					time.Sleep(2 * callWindow) // the window passes while the call runs
+					note("tools/call done")
+				}
 				return nil, nil
 			})
 			for _, m := range tt.methods {
@@ -159,9 +177,31 @@ func TestAfterFirst(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			select {
+			case <-started:
+			case <-time.After(waitLimit):
+				t.Fatal("start never ran")
+			}
+			mu.Lock()
+			defer mu.Unlock()
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("order mismatch (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestAfterFirstClosed(t *testing.T) {
+	ran := make(chan struct{})
+	a := &afterFirst{start: func() { close(ran) }}
+	h := a.middleware(func(context.Context, string, mcp.Request) (mcp.Result, error) { return nil, nil })
+	if _, err := h(context.Background(), "initialize", nil); err != nil {
+		t.Fatal(err)
+	}
+	a.close()
+	select {
+	case <-ran:
+		t.Fatal("start ran after close")
+	case <-time.After(3 * callWindow):
 	}
 }

@@ -42,6 +42,7 @@ func (s *Server) gauges() metrics.Gauges {
 		WatchedDirs:   func() int { return s.notify.w.Status().Watches },
 		WatchDegraded: func() bool { return s.notify.w.Status().Degraded },
 		OpenRepos:     s.repos.OpenCount,
+		GrepIndex:     s.files.GrepIndexMemory,
 	}
 }
 

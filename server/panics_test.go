@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/roots"
@@ -117,5 +118,42 @@ func TestDeliverPanic(t *testing.T) {
 	n.deliverSafely(watch.Batch{Git: []string{"/repo"}})
 	if calls != 2 || !logs.has("goroutine panicked") {
 		t.Errorf("%d batches delivered, panic logged %v; want 2, true", calls, logs.has("goroutine panicked"))
+	}
+}
+
+// A wake-up left behind by a set whose roots the same pass applied (set
+// runs between the worker's wake-up and its read of the pending roots)
+// finds the roots settled already: it must not close them again, which
+// panicked with the lock held and hung every later subscription.
+func TestRootsWatcherLeftoverWake(t *testing.T) {
+	dir := servertest.RealTemp(t)
+	w, err := watch.New(watch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	logs := &recorded{}
+	rw := newRootsWatcher(w, &watchHealth{logger: slog.New(logs)}, slog.New(logs))
+	defer rw.close()
+	set, err := roots.NewSet([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw.set(set.Scope())
+	rw.wait()
+	rw.wake <- struct{}{} // the leftover: nothing pending
+	rw.set(set.Scope())
+	done := make(chan struct{})
+	go func() {
+		rw.wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(settleTimeout / 2):
+		t.Fatal("wait hung after a leftover wake-up")
+	}
+	if logs.has("goroutine panicked") {
+		t.Error("the worker panicked on a leftover wake-up")
 	}
 }

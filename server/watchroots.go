@@ -71,8 +71,12 @@ func (rw *rootsWatcher) run() {
 			rw.apply(sc)
 		}
 		rw.mu.Lock()
-		if rw.pending == nil {
-			close(rw.settled)
+		select {
+		case <-rw.settled: // a wake-up left by a set whose roots were applied already
+		default:
+			if rw.pending == nil {
+				close(rw.settled)
+			}
 		}
 		rw.mu.Unlock()
 	}

@@ -81,6 +81,7 @@ type row struct {
 	warm, warmCPU []time.Duration // grove's second call in the same process
 	lines, rgLine int
 	same          string
+	peak          int64 // grove's highest peak RSS after a first grep
 }
 
 func run(ctx context.Context, grove, dir string, repo bool, reps int, only string) error {
@@ -92,11 +93,12 @@ func run(ctx context.Context, grove, dir string, repo bool, reps int, only strin
 		}
 		r := row{class: p.class, expr: p.expr}
 		for range reps {
-			gm, gd, gcpu, err := groveGrep(ctx, grove, dir, p.expr)
+			gm, gd, gcpu, peak, err := groveGrep(ctx, grove, dir, p.expr)
 			if err != nil {
 				return fmt.Errorf("grove %s: %w", p.expr, err)
 			}
 			r.grove, r.gCPU = append(r.grove, gd[0]), append(r.gCPU, gcpu[0])
+			r.peak = max(r.peak, peak)
 			r.warm, r.warmCPU = append(r.warm, gd[1]), append(r.warmCPU, gcpu[1])
 			rm, d, cpu, err := ripgrep(dir, p.expr, repo)
 			if err != nil {

@@ -14,6 +14,11 @@ import (
 func report(w io.Writer, grove, dir string, reps int, load0 string, rows []row) {
 	fmt.Fprintf(w, "grep on %s; grove %s; %s; %d reps; first grep %v after initialize; load average %s before, %s after\n\n",
 		dir, benchutil.Version(grove), time.Now().UTC().Format("2006-01-02 15:04 UTC"), reps, settle, load0, benchutil.LoadAvg())
+	var peak int64
+	for _, r := range rows {
+		peak = max(peak, r.peak)
+	}
+	fmt.Fprintf(w, "grove's peak RSS after a first (cold) grep: %s at most (VmHWM)\n\n", benchutil.MB(peak))
 	fmt.Fprintln(w, "| class | pattern | grove cold (median) | rg (median) | git grep -P (median) | grove/rg | goal ≤ 1.5x | CPU grove / rg | CPU ratio | grove warm (CPU) | lines | same lines as rg |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {

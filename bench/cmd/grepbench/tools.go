@@ -32,12 +32,14 @@ const allLines = 10_000_000
 // JSON-RPC client: the clock stops at the answer's last byte, before any
 // decoding (the go-sdk client's takes longer than the search for a large
 // answer). It returns the matches, the call's wall time and the server's
-// CPU time during the call, then the same for a second, warm call.
-func groveGrep(ctx context.Context, bin, dir, expr string) ([]match, [2]time.Duration, [2]time.Duration, error) {
+// CPU time during the call, then the same for a second, warm call; and
+// grove's peak RSS right after the first call.
+func groveGrep(ctx context.Context, bin, dir, expr string) ([]match, [2]time.Duration, [2]time.Duration, int64, error) {
 	var wall, cpu [2]time.Duration
+	var peak int64
 	p, err := benchutil.StartRaw(ctx, []string{bin, "--root", dir}, benchutil.Legacy, nil)
 	if err != nil {
-		return nil, wall, cpu, err
+		return nil, wall, cpu, 0, err
 	}
 	defer p.Close()
 	time.Sleep(settle)
@@ -45,17 +47,22 @@ func groveGrep(ctx context.Context, bin, dir, expr string) ([]match, [2]time.Dur
 	for i := range 2 {
 		cpu0, err := p.CPU()
 		if err != nil {
-			return nil, wall, cpu, err
+			return nil, wall, cpu, peak, err
 		}
 		res, wall[i], err = p.CallTool("grep", map[string]any{"pattern": expr, "max_results": allLines})
 		if err != nil {
-			return nil, wall, cpu, err
+			return nil, wall, cpu, peak, err
 		}
 		cpu1, err := p.CPU()
 		if err != nil {
-			return nil, wall, cpu, err
+			return nil, wall, cpu, peak, err
 		}
 		cpu[i] = cpu1 - cpu0
+		if i == 0 {
+			if m, err := p.Memory(); err == nil {
+				peak = m.Peak
+			}
+		}
 	}
 	var out struct {
 		Matches []struct {
@@ -66,13 +73,13 @@ func groveGrep(ctx context.Context, bin, dir, expr string) ([]match, [2]time.Dur
 	}
 	b, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(b, &out); err != nil {
-		return nil, wall, cpu, err
+		return nil, wall, cpu, peak, err
 	}
 	ms := make([]match, len(out.Matches))
 	for i, m := range out.Matches {
 		ms[i] = match{m.Path, m.Line, m.Text}
 	}
-	return ms, wall, cpu, nil
+	return ms, wall, cpu, peak, nil
 }
 
 // ripgrep times rg over dir: hidden files searched, ignore rules as grove's.

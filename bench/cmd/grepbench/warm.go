@@ -11,12 +11,12 @@ import (
 	"time"
 
 	"github.com/grove-mcp/grove/bench/internal/benchutil"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // With -warm one grove process serves every call: its first grep starts the trigram index build,
 // grepbench waits until list_roots reports the index ready, then times each pattern in that process
-// (warm: index built, page cache warm) interleaved with rg.
+// (warm: index built, page cache warm) interleaved with rg, over the raw JSON-RPC client as the cold
+// calls are.
 
 // indexInfo is the grep_index of a root in list_roots.
 type indexInfo struct {
@@ -37,16 +37,16 @@ type warmRun struct {
 
 func runWarm(ctx context.Context, grove, dir string, repo bool, reps int, only string, w io.Writer) error {
 	wr := warmRun{load0: benchutil.LoadAvg(), dir: dir}
-	p, err := benchutil.Start(ctx, benchutil.Spec{Argv: []string{grove, "--root", dir}, Protocol: benchutil.Legacy})
+	p, err := benchutil.StartRaw(ctx, []string{grove, "--root", dir}, benchutil.Legacy, nil)
 	if err != nil {
 		return err
 	}
 	defer p.Close()
 	start := time.Now()
-	if _, _, err := callGrep(ctx, p.Session, "grepbench_warm_up_token"); err != nil {
+	if _, _, err := callGrep(p, "grepbench_warm_up_token"); err != nil {
 		return err
 	}
-	if wr.index, err = waitIndex(ctx, p.Session); err != nil {
+	if wr.index, err = waitIndex(p); err != nil {
 		return err
 	}
 	wr.build = time.Since(start)
@@ -62,7 +62,7 @@ func runWarm(ctx context.Context, grove, dir string, repo bool, reps int, only s
 		r := row{class: pat.class, expr: pat.expr}
 		for range reps {
 			cpu0, _ := p.CPU()
-			gm, d, err := callGrep(ctx, p.Session, pat.expr)
+			gm, d, err := callGrep(p, pat.expr)
 			if err != nil {
 				// An answer too large for the transport (a million lines on a big tree) is a
 				// limit of the answer, not of the index: say so and go on.
@@ -94,12 +94,11 @@ func runWarm(ctx context.Context, grove, dir string, repo bool, reps int, only s
 	return nil
 }
 
-// callGrep greps in a running grove; it returns the matches and the call's wall time.
-func callGrep(ctx context.Context, s *mcp.ClientSession, expr string) ([]match, time.Duration, error) {
-	start := time.Now()
-	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "grep", Arguments: map[string]any{"pattern": expr, "max_results": allLines}})
-	d := time.Since(start)
-	if _, err := benchutil.Text(res, err); err != nil {
+// callGrep greps in a running grove; it returns the matches and the call's wall time, until the
+// answer's last byte (as the cold calls are timed: no client's decoding counted).
+func callGrep(p *benchutil.Raw, expr string) ([]match, time.Duration, error) {
+	res, d, err := p.CallTool("grep", map[string]any{"pattern": expr, "max_results": allLines})
+	if err != nil {
 		return nil, 0, err
 	}
 	var out struct {
@@ -121,11 +120,11 @@ func callGrep(ctx context.Context, s *mcp.ClientSession, expr string) ([]match, 
 }
 
 // waitIndex asks list_roots until the root's index is ready.
-func waitIndex(ctx context.Context, s *mcp.ClientSession) (indexInfo, error) {
+func waitIndex(p *benchutil.Raw) (indexInfo, error) {
 	deadline := time.Now().Add(10 * time.Minute)
 	for time.Now().Before(deadline) {
-		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "list_roots", Arguments: map[string]any{}})
-		if _, err := benchutil.Text(res, err); err != nil {
+		res, _, err := p.CallTool("list_roots", map[string]any{})
+		if err != nil {
 			return indexInfo{}, err
 		}
 		var out struct {

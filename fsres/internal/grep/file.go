@@ -39,6 +39,15 @@ type dirOpener struct {
 	base string
 	dir  string   // of the last file opened, relative to fsys
 	r    *os.Root // dir, opened
+	dDir string   // of the last file ReadFile read (open_unix.go)
+	d    *os.File // dDir, opened
+}
+
+// A FileReader reads the file rel whole into buf (grown as needed), as
+// read does. The search reads files through an Opener that is one instead
+// of opening them.
+type FileReader interface {
+	ReadFile(rel string, limit int64, buf []byte) ([]byte, error)
 }
 
 func (o *dirOpener) Open(rel string) (*os.File, error) {
@@ -58,6 +67,14 @@ func (o *dirOpener) Close() {
 	if o.r != nil {
 		o.r.Close()
 		o.r = nil
+	}
+	o.closeDir()
+}
+
+func (o *dirOpener) closeDir() {
+	if o.d != nil {
+		o.d.Close()
+		o.d = nil
 	}
 }
 

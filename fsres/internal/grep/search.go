@@ -143,12 +143,7 @@ func work(ctx context.Context, req *Request, o Opener, jobs <-chan job, col *col
 // searchFile opens, reads and scans one file into h; it returns the buffer
 // to read the next file into.
 func searchFile(req *Request, s *scanner, o Opener, h *Hits, buf []byte) []byte {
-	f, err := o.Open(h.Rel)
-	if err != nil {
-		return buf
-	}
-	defer f.Close()
-	data, err := read(f, req.MaxFileSize, buf)
+	data, err := ReadFile(o, h.Rel, req.MaxFileSize, buf)
 	switch {
 	case errors.Is(err, errTooLarge):
 		h.outcome = tooLarge
@@ -163,4 +158,19 @@ func searchFile(req *Request, s *scanner, o Opener, h *Hits, buf []byte) []byte 
 		return buf
 	}
 	return data
+}
+
+// ReadFile reads the file rel through o, whole, into buf (grown as
+// needed): through o's ReadFile if it is a [FileReader]. A file above
+// limit is not read.
+func ReadFile(o Opener, rel string, limit int64, buf []byte) ([]byte, error) {
+	if r, ok := o.(FileReader); ok {
+		return r.ReadFile(rel, limit, buf)
+	}
+	f, err := o.Open(rel)
+	if err != nil {
+		return buf, err
+	}
+	defer f.Close()
+	return read(f, limit, buf)
 }

@@ -80,6 +80,13 @@ func (x *Index) statsLocked() Stats {
 }
 
 // bytesLocked is the memory estimate of Stats, in constant time.
+// Bytes is Stats().Bytes, without counting the files.
+func (x *Index) Bytes() int64 {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.bytesLocked()
+}
+
 func (x *Index) bytesLocked() int64 {
 	return int64(len(x.data)) + int64(4*len(x.offs)+4*len(x.keys)+16*len(x.order)) + x.pathLen +
 		int64(len(x.files)*fileCost) + int64(len(x.ids)*mapEntryCost) +

@@ -2,6 +2,7 @@ package trigram
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"maps"
@@ -159,7 +160,35 @@ func (s *Indexes) Search(ctx context.Context, root string, tree Tree, q *Query) 
 		s.startLocked(r, false)
 		return nil, nil
 	}
+	if !s.recountLocked(r) {
+		return nil, nil
+	}
 	return r.x.Candidates(q), nil
+}
+
+// recountLocked brings r's share of the memory in use up to date once changes are applied to its
+// index. An index that grew past the cap of all indexes together is dropped, and not built again
+// until its root's state is forgotten as idle, as one that passed the cap when it was built; it
+// reports whether r's index is kept. r.mu held.
+func (s *Indexes) recountLocked(r *rootIndex) bool {
+	b := r.x.Bytes()
+	delta := b - r.counted
+	if delta > 0 && s.used.Add(delta) > s.opts.Total {
+		s.used.Add(-delta)
+		s.dropLocked(r)
+		r.failed = s.totalCapError()
+		s.log.Info("trigram index dropped: total memory cap reached", "root", r.root, "cap", s.opts.Total)
+		return false
+	}
+	if delta < 0 {
+		s.used.Add(delta)
+	}
+	r.counted = b
+	return true
+}
+
+func (s *Indexes) totalCapError() error {
+	return fmt.Errorf("not indexed: the memory cap of all indexes (%d MiB) was reached", s.opts.Total>>20)
 }
 
 // state returns root's state, creating it (and starting its build) on first use; nil without a feed
@@ -232,8 +261,10 @@ func (s *Indexes) startLocked(r *rootIndex, relist bool) {
 
 // quietWait bounds how long a build waits for the greps under way to end: on 2 cores a build that
 // starts beside the grep that asked for it takes half the CPU that grep needs (the first grep of a
-// root is the cold path), but a root grepped without pause must still get its index.
-const quietWait = 2 * time.Second
+// root is the cold path), but a root grepped without pause must still get its index. A first grep of
+// a 1 GB tree takes seconds, several times 2 s on a loaded machine: a build that started during it
+// took 40 s of CPU from it and made it 12x slower than ripgrep.
+const quietWait = 30 * time.Second
 
 // Begin tells s that a grep is under way until the returned func is called; builds wait for it.
 func (s *Indexes) Begin() (end func()) {

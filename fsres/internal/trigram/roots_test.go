@@ -261,3 +261,67 @@ func TestBuildWaitsForGreps(t *testing.T) {
 		t.Fatal("no index after the grep ended")
 	}
 }
+
+func TestSearchTotalCapOnGrowth(t *testing.T) {
+	rootA, rootB := tempDir(t), tempDir(t)
+	writeFiles(t, rootA, map[string]string{"a.go": "alpha"})
+	writeFiles(t, rootB, map[string]string{"b.go": "beta"})
+	feeds := map[string]*fakeFeed{rootA: {}, rootB: {}}
+	s := NewIndexes(Options{Watch: func(root string) Feed { return feeds[root] }})
+	s.builds = make(chan string, 64)
+	t.Cleanup(s.Close)
+	treeA, treeB := newTree(rootA), newTree(rootB)
+	warm(t, s, rootA, treeA)
+	warm(t, s, rootB, treeB)
+	s.opts.Total = s.Used() + 4<<10 // no build runs now: both indexes are ready
+
+	var text strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&text, "fox%d ", i*7919)
+	}
+	writeFiles(t, rootB, map[string]string{"grown.go": text.String()})
+	feeds[rootB].set([]string{filepath.Join(rootB, "grown.go")}, false)
+	if _, ok := candidates(t, s, rootB, treeB, "fox"); ok {
+		t.Fatal("answered from an index that grew past the total memory cap")
+	}
+	if used := s.Used(); used > s.opts.Total {
+		t.Errorf("Used() = %d after the growth, above the total cap %d", used, s.opts.Total)
+	}
+	for _, st := range s.Stats() {
+		if st.Root == rootB && !strings.Contains(st.State, "memory cap of all indexes") {
+			t.Errorf("stats of the grown root = %+v, want the total cap said", st)
+		}
+	}
+	if got, ok := candidates(t, s, rootA, treeA, "alpha"); !ok || !cmp.Equal(got, []string{"a.go"}) {
+		t.Errorf("the other root: candidates %q (index used: %v), want [a.go] from its index", got, ok)
+	}
+	if _, ok := candidates(t, s, rootB, treeB, "fox"); ok {
+		t.Error("the grown root was indexed again while its state is kept")
+	}
+}
+
+func TestSearchRecountsGrowth(t *testing.T) {
+	root := tempDir(t)
+	var text strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&text, "fox%d ", i*7919)
+	}
+	writeFiles(t, root, map[string]string{"a.go": "alpha", "big.go": text.String()})
+	s, feed := fakeIndexes(t, Options{})
+	tree := newTree(root)
+	warm(t, s, root, tree)
+	before := s.Used()
+	writeFiles(t, root, map[string]string{"more.go": text.String() + " more"})
+	feed.set([]string{filepath.Join(root, "more.go")}, false)
+	if _, ok := candidates(t, s, root, tree, "alpha"); !ok {
+		t.Fatal("no index after one change")
+	}
+	grown := s.Used()
+	if grown <= before {
+		t.Errorf("Used() = %d after adding a file, want more than %d", grown, before)
+	}
+	st := s.Stats()
+	if len(st) != 1 || st[0].Bytes != grown {
+		t.Errorf("Used() = %d, stats %+v: want them equal", grown, st)
+	}
+}

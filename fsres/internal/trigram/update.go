@@ -203,7 +203,7 @@ func (s *Indexes) build(ctx context.Context, r *rootIndex, tree Tree, old *Index
 	b := x.Stats().Bytes
 	if s.used.Add(b) > s.opts.Total {
 		s.used.Add(-b)
-		r.failed = fmt.Errorf("not indexed: the memory cap of all indexes (%d MiB) was reached", s.opts.Total>>20)
+		r.failed = s.totalCapError()
 		s.log.Info("trigram index not kept: total memory cap reached", "root", r.root, "cap", s.opts.Total)
 		return
 	}
