@@ -179,7 +179,7 @@ func TestAfterFirst(t *testing.T) {
 			}
 			select {
 			case <-started:
-			case <-time.After(waitLimit):
+			case <-time.After(servertest.WaitLimit):
 				t.Fatal("start never ran")
 			}
 			mu.Lock()
