@@ -22,7 +22,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
-	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
 )
 
@@ -138,11 +137,7 @@ func (st *stager) missing(name string) bool {
 // ignored reports whether rel is ignored; the matcher is built on first use.
 func (st *stager) ignored(rel string) bool {
 	if st.matcher == nil {
-		m, err := ignore.New(st.rp.Worktree)
-		if err != nil {
-			return false
-		}
-		st.matcher = m
+		st.matcher = st.rp.NewMatcher()
 	}
 	return st.matcher.Ignored(rel, false)
 }
