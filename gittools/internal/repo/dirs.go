@@ -104,16 +104,18 @@ func (d *dirs) close() {
 }
 
 // moved reports whether a pinned directory's path, looked up through its root handle now, names another
-// directory (or nothing, or a symlink).
+// directory (or nothing, or a symlink), or whether the root holding it has moved.
 func (rp *Repo) moved() bool {
+	checked := "" // the root last found intact: the three usually share one
 	for _, p := range []pinnedDir{rp.dirs.git, rp.dirs.common, rp.dirs.worktree} {
 		if p.root == nil {
 			return true
 		}
 		m, name, ok := rp.handleOf(p.path)
-		if !ok || !m.intact() {
+		if !ok || m.dir != checked && !m.intact() {
 			return true
 		}
+		checked = m.dir
 		fi, err := m.fs.Lstat(name)
 		if err != nil || !fi.IsDir() || !os.SameFile(fi, p.info) {
 			return true
