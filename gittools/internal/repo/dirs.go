@@ -25,6 +25,8 @@ type pinnedDir struct {
 	path string      // the absolute real path discovery decided
 	root *os.Root    // the directory itself
 	info os.FileInfo // its stat data when opened, to tell whether path still names it
+	via  metaRoot    // the root handle it was opened through
+	name string      // path below via
 }
 
 // dirs are the git dir, the common dir and the worktree, pinned (common is git when they are one).
@@ -64,7 +66,7 @@ func (rp *Repo) pin(p string) (pinnedDir, error) {
 		r.Close()
 		return pinnedDir{}, err
 	}
-	return pinnedDir{path: p, root: r, info: fi}, nil
+	return pinnedDir{path: p, root: r, info: fi, via: m, name: name}, nil
 }
 
 // openDirs pins the repository's three directories.
@@ -103,20 +105,20 @@ func (d *dirs) close() {
 	*d = dirs{}
 }
 
-// moved reports whether a pinned directory's path, looked up through its root handle now, names another
-// directory (or nothing, or a symlink), or whether the root holding it has moved.
+// moved reports whether a pinned directory's path, looked up now through the root handle it was opened
+// through, names another directory (or nothing, or a symlink), or whether that root has moved. (The scope of
+// a later request is checked by its discovery: the path lies in its roots.)
 func (rp *Repo) moved() bool {
 	checked := "" // the root last found intact: the three usually share one
 	for _, p := range []pinnedDir{rp.dirs.git, rp.dirs.common, rp.dirs.worktree} {
 		if p.root == nil {
 			return true
 		}
-		m, name, ok := rp.handleOf(p.path)
-		if !ok || m.dir != checked && !m.intact() {
+		if p.via.dir != checked && !p.via.intact() {
 			return true
 		}
-		checked = m.dir
-		fi, err := m.fs.Lstat(name)
+		checked = p.via.dir
+		fi, err := p.via.fs.Lstat(p.name)
 		if err != nil || !fi.IsDir() || !os.SameFile(fi, p.info) {
 			return true
 		}
