@@ -26,9 +26,7 @@ func trustYoungFiles(t *testing.T) {
 
 // remembered reports whether r holds a remembered discovery.
 func remembered(r *Repos) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, rp := range r.repos {
+	for _, rp := range r.repos.All() {
 		if len(rp.Discovered) > 0 {
 			return true
 		}
@@ -211,12 +209,12 @@ func TestRememberedDiscoveryIsKeyedByTheRoots(t *testing.T) {
 		t.Fatal(err)
 	}
 	same := scopeOf(t, f.dir) // a new Scope with the same roots, as the server builds per request
-	if got, ok := r.rediscover(same, repo.DiscoverKeyOf(same, "")); !ok || got.Worktree != f.dir || got.Loc.FS() == nil {
+	if got, ok := r.repos.Rediscover(same, repo.DiscoverKeyOf(same, "")); !ok || got.Worktree != f.dir || got.Loc.FS() == nil {
 		t.Errorf("same roots: rediscover = %+v, %v; want the remembered repository", got, ok)
 	}
 	sub := filepath.Join(f.dir, "sub")
 	narrower := scopeOf(t, sub)
-	if _, ok := r.rediscover(narrower, repo.DiscoverKeyOf(narrower, sub)); ok {
+	if _, ok := r.repos.Rediscover(narrower, repo.DiscoverKeyOf(narrower, sub)); ok {
 		t.Error("a root below the repository reused the discovery")
 	}
 	if _, _, err := r.logTool(testCtx(t), nil, narrower, history.LogArgs{RepoPath: sub}); !errors.Is(err, fs.ErrNotExist) {

@@ -1,6 +1,8 @@
 // Package gittools gives the model git history and state through MCP tools, on go-git plumbing, confined to
 // the roots: a repository is opened only when its worktree, git dir, commondir and alternates all lie inside
-// the roots in force for the request, and every path and revision argument is validated before use.
+// the roots in force for the request, every file of it is then read and written through the roots' os.Root
+// handles (so a directory swapped for a symlink cannot lead outside), and every path and revision argument
+// is validated before use.
 //
 // Read tools: git_status, git_log, git_diff, git_show, git_blame, git_branch, git_tag (listing). Write tools
 // (git_add, git_commit, …) are registered only when not read-only (write_tools.go).
@@ -12,7 +14,7 @@
 // # Layout
 //
 // This package keeps tool registration, the MCP handlers (open the repository, call an engine, shape the
-// answer), the set of open repositories ([Repos], open.go, warm.go) and the public API that server and
+// answer), opening repositories ([Repos], open.go, warm.go; the repo.Set keeps them) and the public API that server and
 // prompts use (api.go). The work is done in internal packages, each importing only the ones below it:
 //
 //   - internal/writecmd: the write commands (add, commit, branch, checkout, reset, init, tag), built from
@@ -25,8 +27,9 @@
 //   - internal/commitgraph: git's commit-graph files read by grove, with their changed-path Bloom filters.
 //   - internal/refs: branches and tags.
 //   - internal/scan: the worktree and the index compared with a tree (tracked, untracked, staged, conflicts).
-//   - internal/repo: an open repository: discovery, storage with capped reads, lock, caches, revisions,
-//     commit graph and walker, tree reading.
+//   - internal/repo: an open repository and the Set of them: discovery, storage with capped reads, lock,
+//     caches, revisions, commit graph and walker, tree reading; every file read through the roots' handles.
+//   - internal/rootfs: the billy.Filesystem over an os.Root that go-git's storage and worktree use.
 //   - internal/gitfmt: git's on-disk formats (index, cache-tree, ref names, valid paths) and refusals.
 //   - internal/patchtext: unified-diff text, path quoting, binary detection, over the module's one line
 //     diff (/internal/linediff, shared with fsres's edit_file) and its hunk writer (/internal/unified).
@@ -87,9 +90,10 @@ type Repos struct {
 
 	history history.Cache // path-limited walks: Bloom filters and changed-paths indexes (set up by New)
 
-	mu     sync.Mutex // guards the fields below
-	repos  map[string]*repo.Repo
-	closed bool
+	repos *repo.Set // the open repositories
+
+	mu     sync.Mutex // guards the field below
+	closed bool       // Close was called: no new background work
 }
 
 // New returns a Repos serving the roots opts.Scope gives. It panics if opts.Scope is nil.
@@ -101,7 +105,7 @@ func New(opts Options) *Repos {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	r := &Repos{opts: opts, log: log, stop: make(chan struct{}), repos: make(map[string]*repo.Repo)}
+	r := &Repos{opts: opts, log: log, stop: make(chan struct{}), repos: repo.NewSet()}
 	r.history.Background, r.history.Stop, r.history.Logger = r.backgroundOpen, r.stop, log
 	return r
 }
@@ -123,24 +127,11 @@ func (r *Repos) Close() error {
 	}
 	r.closed = true
 	close(r.stop)
-	repos := r.repos
-	r.repos = nil
 	r.mu.Unlock()
 	r.wg.Wait()
 	r.history.Close()
 	r.warm.close()
-	var first error
-	for _, rp := range repos {
-		rp.Mu.Lock()
-		if rp.Store != nil {
-			if err := rp.Store.Close(); err != nil && first == nil {
-				first = err
-			}
-			rp.Store, rp.Git = nil, nil
-		}
-		rp.Mu.Unlock()
-	}
-	return first
+	return r.repos.Close()
 }
 
 // readOnlyTool are the annotations of every read tool.

@@ -29,7 +29,7 @@ func FuzzReadIndex(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(dir, "index"), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		idx, err := gitfmt.ReadIndex(dir, "index")
+		idx, err := readIndexAt(t, dir)
 		if err != nil {
 			return
 		}
@@ -39,4 +39,15 @@ func FuzzReadIndex(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readIndexAt parses dir/index through an os.Root of dir, as repositories read theirs.
+func readIndexAt(t *testing.T, dir string) (*gitfmt.Index, error) {
+	t.Helper()
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	return gitfmt.ReadIndex(r, "index")
 }

@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 )
 
 // TestSplitIndexCorruptionRefused: a split index whose link extension or shared index is damaged is refused
@@ -29,7 +27,7 @@ func TestSplitIndexCorruptionRefused(t *testing.T) {
 	if link < 0 {
 		t.Fatal("no link extension")
 	}
-	if _, err := gitfmt.ReadIndex(gitDir, "index"); err != nil {
+	if _, err := readIndexAt(t, gitDir); err != nil {
 		t.Fatalf("the intact split index: %v", err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -57,7 +55,7 @@ func TestSplitIndexCorruptionRefused(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, "index"), data, 0o644)
 		os.WriteFile(filepath.Join(dir, filepath.Base(shared[0])), sh, 0o644)
-		if _, err := gitfmt.ReadIndex(dir, "index"); err != nil { // must return, refused or read
+		if _, err := readIndexAt(t, dir); err != nil { // must return, refused or read
 			refused++
 		}
 	}

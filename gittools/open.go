@@ -25,14 +25,14 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 		return nil, nil, err
 	}
 	key, began := repo.DiscoverKeyOf(sc, repoPath), time.Now()
-	d, known := r.rediscover(sc, key)
+	d, known := r.repos.Rediscover(sc, key)
 	if !known {
 		var err error
 		if d, err = r.discover(sc, repoPath); err != nil {
 			return nil, nil, err
 		}
 	}
-	rp, err := r.cached(d)
+	rp, err := r.cached(sc, d)
 	if rf := (*gitfmt.RefusedFile)(nil); errors.As(err, &rf) {
 		return nil, nil, err // the repository is there and allowed; the client may learn why it is refused
 	}
@@ -41,17 +41,13 @@ func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*re
 		return nil, nil, repo.ErrNoRepo(repoPath)
 	}
 	if !known {
-		r.remember(rp, sc, key, d, began)
+		r.repos.Remember(rp, sc, key, d, began)
 	}
 	if err := rp.Mu.LockContext(ctx); err != nil {
 		return nil, nil, err
 	}
 	rp.Loc, rp.Scope = d.Loc, sc
-	if rp.Git == nil { // closed since cached returned it
-		rp.Mu.Unlock()
-		return nil, nil, repo.ErrNoRepo(repoPath)
-	}
-	if err := rp.Refresh(); err != nil {
+	if err := rp.Refresh(); err != nil { // also fails when closed since cached returned it
 		rp.Mu.Unlock()
 		if rf := (*gitfmt.RefusedFile)(nil); errors.As(err, &rf) {
 			return nil, nil, rp.Noted(err)
@@ -75,38 +71,28 @@ func impliedRepo(sc *roots.Scope, repoPath string, paths ...string) string {
 	return ""
 }
 
-// cached returns the repository for d, opening it on first use.
-func (r *Repos) cached(d repo.Found) (*repo.Repo, error) {
+// cached returns the repository for d, opening it on first use (and starting its warm-up then).
+func (r *Repos) cached(sc *roots.Scope, d repo.Found) (*repo.Repo, error) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return nil, errors.New("repositories closed")
+	closed := r.closed
+	r.mu.Unlock()
+	if closed {
+		return nil, repo.ErrClosed
 	}
-	if rp, ok := r.repos[d.GitDir]; ok && rp.Worktree == d.Worktree {
-		return rp, nil
+	rp, opened, err := r.repos.Get(sc, d, repo.Options{Logger: r.log, MaxRead: r.maxRead()})
+	if err != nil {
+		return nil, err
 	}
-	rp := &repo.Repo{Worktree: d.Worktree, GitDir: d.GitDir, CommonDir: d.CommonDir, Loc: d.Loc,
-		Logger: r.log, MaxRead: r.maxRead()}
-	if err := rp.OpenStorage(); err != nil {
-		return nil, rp.Noted(err)
+	if opened {
+		r.backgroundOpen("loading the pack index of "+d.Worktree, func() { rp.Warm(r.stop) })
 	}
-	r.repos[d.GitDir] = rp
-	r.background("loading the pack index of "+d.Worktree, func() { rp.Warm(r.stop) })
 	return rp, nil
 }
 
 // Invalidate drops the derived caches of the repository whose worktree is (or contains) worktree.
 // The watcher calls it when .git/index, HEAD or refs change; a stale cache is also caught by stat on the next call.
 func (r *Repos) Invalidate(worktree string) {
-	r.mu.Lock()
-	var hit []*repo.Repo
-	for _, rp := range r.repos {
-		if rp.Worktree == worktree || repo.Within(rp.Worktree, worktree) || repo.Within(worktree, rp.Worktree) {
-			hit = append(hit, rp)
-		}
-	}
-	r.mu.Unlock()
-	for _, rp := range hit {
+	for _, rp := range r.repos.Related(worktree) {
 		rp.Mu.Lock()
 		rp.Changed()
 		rp.Mu.Unlock()
@@ -125,7 +111,7 @@ func (r *Repos) discover(sc *roots.Scope, repoPath string) (repo.Found, error) {
 		return repo.Found{}, repo.ErrNoRepo(repoPath)
 	}
 	for dir := start; ; dir = filepath.Dir(dir) {
-		if fi, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		if fi, err := lstatGit(sc, dir); err == nil {
 			f, ok, err := repo.CheckRepo(sc, dir, fi, r.log)
 			if oe := (*repo.OutsideRootsError)(nil); errors.As(err, &oe) {
 				return repo.Found{}, err // the .git file inside the root says as much
@@ -144,53 +130,11 @@ func (r *Repos) discover(sc *roots.Scope, repoPath string) (repo.Found, error) {
 	}
 }
 
-// rediscover returns a remembered discovery that still holds.
-func (r *Repos) rediscover(sc *roots.Scope, key repo.DiscoverKey) (repo.Found, bool) {
-	r.mu.Lock()
-	var d *repo.Discovered
-	for _, rp := range r.repos {
-		if d = rp.Discovered[key]; d != nil {
-			break
-		}
-	}
-	r.mu.Unlock()
-	if d == nil {
-		return repo.Found{}, false
-	}
-	if start, ok := repo.LexicalStart(sc, key.RepoPath); !ok || start != d.Start {
-		return repo.Found{}, false
-	}
-	if loc, ok := sc.Locate(d.Start); !ok || loc.Root.File {
-		return repo.Found{}, false
-	}
-	f := d.Found
-	var ok bool
-	if f.Loc, ok = sc.Locate(f.Worktree); !ok {
-		return repo.Found{}, false
-	}
-	for _, c := range d.Checks {
-		if !c.Holds() {
-			return repo.Found{}, false
-		}
-	}
-	return f, true
-}
-
-// remember stores the discovery f of key with rp, when its layout is plain and its files are older than the
-// discovery (begun at began) by racyWindow.
-func (r *Repos) remember(rp *repo.Repo, sc *roots.Scope, key repo.DiscoverKey, f repo.Found, began time.Time) {
-	start, ok := repo.LexicalStart(sc, key.RepoPath)
+// lstatGit describes dir/.git through the handle of the root holding dir, without following it.
+func lstatGit(sc *roots.Scope, dir string) (os.FileInfo, error) {
+	loc, ok := sc.Locate(dir)
 	if !ok {
-		return
+		return nil, roots.ErrNotFound
 	}
-	checks, ok := repo.Vouch(start, f, began)
-	if !ok {
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if rp.Discovered == nil || len(rp.Discovered) >= repo.MaxDiscovered {
-		rp.Discovered = make(map[repo.DiscoverKey]*repo.Discovered)
-	}
-	rp.Discovered[key] = &repo.Discovered{Found: f, Start: start, Checks: checks}
+	return loc.Join(".git").Lstat()
 }

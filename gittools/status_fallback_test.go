@@ -85,10 +85,8 @@ func TestStatusHashOfRecentFileNotRemembered(t *testing.T) {
 		t.Fatalf("status (-want +got):\n%s", diff)
 	}
 	hashes := func() int {
-		r.mu.Lock()
-		defer r.mu.Unlock()
 		n := 0
-		for _, rp := range r.repos {
+		for _, rp := range r.repos.All() {
 			n += len(rp.Hashes)
 		}
 		return n

@@ -42,7 +42,7 @@ func (r *Repos) warmDir(sc *roots.Scope, dir string) {
 		r.log.Debug("not warming: no repository", "dir", dir, "err", err)
 		return
 	}
-	rp, err := r.cached(d)
+	rp, err := r.cached(sc, d)
 	if err != nil {
 		r.log.Debug("warming repository failed", "dir", dir, "err", err)
 		return

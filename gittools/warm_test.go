@@ -70,10 +70,8 @@ func TestWarmAfterClose(t *testing.T) {
 
 // warmRepos counts the open repositories whose pack index was loaded.
 func warmRepos(r *Repos) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	n := 0
-	for _, rp := range r.repos {
+	for _, rp := range r.repos.All() {
 		rp.Mu.Lock()
 		if rp.Warmed {
 			n++

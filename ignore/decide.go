@@ -25,7 +25,7 @@ func (m *Matcher) Tracked(rel string) bool {
 	if !ok {
 		return false
 	}
-	lr := &lazyRoot{dir: m.boundary}
+	lr := m.lazy()
 	defer lr.close()
 	return m.trackedIn(lr, rel)
 }
@@ -50,7 +50,7 @@ func (m *Matcher) decide(rel string, isDir bool) (*pattern, bool) {
 	if inGitDir(rel) {
 		return gitDirPattern, false
 	}
-	lr := &lazyRoot{dir: m.boundary}
+	lr := m.lazy()
 	defer lr.close()
 	return m.decideIn(lr, rel, isDir)
 }
@@ -182,7 +182,7 @@ func (m *Matcher) build(lr *lazyRoot, st *state, parent *dirNode, rel string, hi
 			return n
 		}
 		if (hint == nil || hint.hasGit) && isRepoDir(io, name) {
-			n.nested = &Matcher{boundary: m.boundary, prefix: m.prefix + rel + "/"}
+			n.nested = &Matcher{boundary: m.boundary, open: m.open, prefix: m.prefix + rel + "/"}
 			return n
 		}
 	}

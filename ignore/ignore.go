@@ -63,8 +63,9 @@ import (
 // Matcher decides which paths under one directory git would ignore. It is
 // safe for concurrent use.
 type Matcher struct {
-	boundary string // real directory through whose os.Root all tree I/O goes
-	prefix   string // this worktree within boundary: "" or "sub/"
+	boundary string                   // real directory through whose os.Root all tree I/O goes
+	open     func() (*os.Root, error) // opens boundary (see NewIn); nil: by its path
+	prefix   string                   // this worktree within boundary: "" or "sub/"
 
 	mu sync.RWMutex // guards all fields below, and those of st
 	st *state       // nil until first needed and after Invalidate
@@ -115,6 +116,24 @@ func New(dir string) (*Matcher, error) {
 	root.Close()
 	return &Matcher{boundary: dir}, nil
 }
+
+// NewIn is New for a directory that the caller opens: open returns a new handle on dir (the caller's
+// os.Root.OpenRoot through a handle it holds, say), which the matcher closes after use. Nothing is opened by
+// dir's path, so a dir swapped for a symlink after the caller decided it cannot lead the matcher elsewhere.
+func NewIn(dir string, open func() (*os.Root, error)) *Matcher {
+	return &Matcher{boundary: filepath.Clean(dir), open: open}
+}
+
+// openRoot opens the matcher's directory.
+func (m *Matcher) openRoot() (*os.Root, error) {
+	if m.open != nil {
+		return m.open()
+	}
+	return os.OpenRoot(m.boundary)
+}
+
+// lazy returns the matcher's directory, opened on first use.
+func (m *Matcher) lazy() *lazyRoot { return &lazyRoot{dir: m.boundary, open: m.open} }
 
 // Invalidate drops cached .gitignore contents, exclude files and the tracked
 // set; call it when a .gitignore, .git/info/exclude or .git/index changed.
@@ -169,7 +188,7 @@ func (m *Matcher) load(lr *lazyRoot) *state {
 // default $XDG_CONFIG_HOME/git/ignore), whether or not it exists; "" when none applies. A caller that keeps
 // answers across calls watches it: its content changes are not among the tree's own .gitignore files.
 func (m *Matcher) ExcludesFile() string {
-	lr := &lazyRoot{dir: m.boundary}
+	lr := m.lazy()
 	defer lr.close()
 	return m.state(lr).excludes
 }

@@ -176,6 +176,7 @@ func readOpen(f *os.File, limit int64) ([]byte, error) {
 // answers from cached data cost no system call.
 type lazyRoot struct {
 	dir    string
+	open   func() (*os.Root, error) // opens dir; nil: by its path
 	root   *os.Root
 	failed bool
 }
@@ -183,7 +184,13 @@ type lazyRoot struct {
 // get returns the opened root, or nil if it cannot be opened.
 func (lr *lazyRoot) get() *os.Root {
 	if lr.root == nil && !lr.failed {
-		r, err := os.OpenRoot(lr.dir)
+		var r *os.Root
+		var err error
+		if lr.open != nil {
+			r, err = lr.open()
+		} else {
+			r, err = os.OpenRoot(lr.dir)
+		}
 		lr.root, lr.failed = r, err != nil
 	}
 	return lr.root

@@ -28,7 +28,7 @@ func (m *Matcher) Walk(ctx context.Context, fn func(rel string, d fs.DirEntry) e
 
 // walk is Walk, on up to workers extra goroutines (0: on the caller's only).
 func (m *Matcher) walk(ctx context.Context, fn func(rel string, d fs.DirEntry) error, workers int) error {
-	root, err := os.OpenRoot(m.boundary)
+	root, err := m.openRoot()
 	if err != nil {
 		return err
 	}

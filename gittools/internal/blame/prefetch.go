@@ -73,8 +73,8 @@ type prefetcher struct {
 
 // startPrefetch starts reading the history of blob at path from commit start.
 func startPrefetch(ctx context.Context, rp *repo.Repo, g *commitgraph.Graph, start *node, path string, blob plumbing.Hash) *prefetcher {
-	dir := filepath.Join(rp.CommonDir, "objects", "pack")
-	p := &prefetcher{ctx: ctx, packs: packread.Open(dir), chain: packread.Open(dir), graph: g,
+	dir := filepath.Join("objects", "pack")
+	p := &prefetcher{ctx: ctx, packs: packread.OpenIn(rp.CommonRoot(), dir), chain: packread.OpenIn(rp.CommonRoot(), dir), graph: g,
 		stop: make(chan struct{}), promised: map[originKey]bool{}, found: map[originKey]*ahead{},
 		nodes: map[plumbing.Hash]*node{}}
 	p.ready, p.work, p.room = sync.NewCond(&p.mu), sync.NewCond(&p.mu), sync.NewCond(&p.mu)

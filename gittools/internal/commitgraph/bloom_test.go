@@ -3,6 +3,7 @@ package commitgraph
 import (
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,7 +65,7 @@ func TestBloomNoFalseNegatives(t *testing.T) {
 	for _, split := range []bool{false, true} {
 		t.Run(fmt.Sprintf("split=%v", split), func(t *testing.T) {
 			f := bloomRepo(t, split)
-			g, err := Open(filepath.Join(f.Dir, ".git"), Options{})
+			g, err := openAt(t, filepath.Join(f.Dir, ".git"), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +144,7 @@ func TestOpenWithoutGraph(t *testing.T) {
 	f := gittest.New(t)
 	f.Write("a", "1")
 	f.Commit("one")
-	if _, err := Open(filepath.Join(f.Dir, ".git"), Options{}); err == nil {
+	if _, err := openAt(t, filepath.Join(f.Dir, ".git"), Options{}); err == nil {
 		t.Fatal("Open succeeded on a repository without a commit-graph")
 	}
 }
@@ -160,7 +161,7 @@ func TestChangedPathsVersion(t *testing.T) {
 		{Options{ChangedPathsVersion: 2}, false}, // git 2.39 writes version 1
 		{Options{NoFilters: true}, false},
 	} {
-		g, err := Open(filepath.Join(f.Dir, ".git"), tt.opts)
+		g, err := openAt(t, filepath.Join(f.Dir, ".git"), tt.opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,4 +169,15 @@ func TestChangedPathsVersion(t *testing.T) {
 			t.Errorf("%+v: HasFilters = %v, want %v", tt.opts, g.HasFilters(), tt.want)
 		}
 	}
+}
+
+// openAt opens the commit-graph of the git dir at dir, through an os.Root of it.
+func openAt(t *testing.T, dir string, opts Options) (*Graph, error) {
+	t.Helper()
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	return Open(r, opts)
 }

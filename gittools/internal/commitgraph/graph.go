@@ -6,7 +6,7 @@
 // Every count, offset and length in a file is checked before use: a malformed or crafted file is an error
 // from [Parse] or [Open] (the caller then walks without it), never a panic or an out-of-range read.
 //
-//	g, err := commitgraph.Open(commonDir, commitgraph.Options{})
+//	g, err := commitgraph.Open(rp.CommonRoot(), commitgraph.Options{})
 //	pos, ok := g.Find(hash)
 //	keys := commitgraph.NewKeys("src/main.go")
 //	if ok && !g.MaybeChanged(pos, keys) { /* the commit did not touch src/main.go */ }

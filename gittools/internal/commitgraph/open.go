@@ -36,10 +36,11 @@ const (
 	chainFile  = "commit-graph-chain"
 )
 
-// Open reads the commit-graph of the repository whose objects live in commonDir: objects/info/commit-graph
-// when it exists, else the chain in objects/info/commit-graphs/. It returns fs.ErrNotExist when there is
-// neither. Files are opened through an os.Root and must be regular files (a FIFO would block).
-func Open(commonDir string, opts Options) (*Graph, error) {
+// Open reads the commit-graph of the repository whose objects live in commonDir (the directory opened as an
+// os.Root, through the roots' handles): objects/info/commit-graph when it exists, else the chain in
+// objects/info/commit-graphs/. It returns fs.ErrNotExist when there is neither. Files are opened through
+// commonDir and must be regular files (a FIFO would block).
+func Open(commonDir *os.Root, opts Options) (*Graph, error) {
 	want := opts.ChangedPathsVersion
 	if want == 0 {
 		want = -1
@@ -62,7 +63,7 @@ func Open(commonDir string, opts Options) (*Graph, error) {
 }
 
 // openChain reads the chain file and its layers, base first.
-func openChain(commonDir string, want int, budget *int64) (*Graph, error) {
+func openChain(commonDir *os.Root, want int, budget *int64) (*Graph, error) {
 	small := int64(maxLayers * (2*HashLen + 2))
 	list, err := readCapped(commonDir, chainDir+"/"+chainFile, &small)
 	if err != nil {
@@ -99,8 +100,8 @@ func openChain(commonDir string, want int, budget *int64) (*Graph, error) {
 
 // readCapped reads name (slash-separated, inside dir) whole, refusing it when it is bigger than what is left
 // of budget, and takes its size from budget.
-func readCapped(dir, name string, budget *int64) ([]byte, error) {
-	f, err := gitfmt.OpenRegularIn(dir, filepath.FromSlash(name))
+func readCapped(dir *os.Root, name string, budget *int64) ([]byte, error) {
+	f, err := gitfmt.OpenRegular(dir, filepath.FromSlash(name))
 	if err != nil {
 		return nil, err
 	}
@@ -133,15 +134,15 @@ type fileStamp struct {
 }
 
 // StampOf stats the files Open would read.
-func StampOf(commonDir string) Stamp {
+func StampOf(commonDir *os.Root) Stamp {
 	return Stamp{
-		single: stat(filepath.Join(commonDir, filepath.FromSlash(singlePath))),
-		chain:  stat(filepath.Join(commonDir, filepath.FromSlash(chainDir), chainFile)),
+		single: stat(commonDir, filepath.FromSlash(singlePath)),
+		chain:  stat(commonDir, filepath.Join(filepath.FromSlash(chainDir), chainFile)),
 	}
 }
 
-func stat(p string) fileStamp {
-	fi, err := os.Lstat(p)
+func stat(dir *os.Root, name string) fileStamp {
+	fi, err := dir.Lstat(name)
 	if err != nil {
 		return fileStamp{}
 	}

@@ -4,7 +4,7 @@
 // client hears when repository data breaks those rules or grove's size limits. Parsers take bytes or a file
 // and never follow anything outside the git dir.
 //
-//	ix, err := gitfmt.ReadIndex(gitDir, "index")
+//	ix, err := gitfmt.ReadIndex(rp.GitRoot(), "index")
 //	if gitfmt.ValidPath(name) { ... }
 package gitfmt
 
@@ -64,10 +64,10 @@ type IndexEntry struct {
 // is 450 KB; NetBeans', 92,000 files, 15 MB). A bigger one is refused rather than read into memory.
 const MaxIndexFile = 128 << 20
 
-// ReadIndex parses the index file name in dir, read through an os.Root so that a symlinked index cannot
-// lead outside the git dir, and never a FIFO (OpenRegular). A missing index is an empty one.
-func ReadIndex(dir, name string) (*Index, error) {
-	f, err := OpenRegularIn(dir, name)
+// ReadIndex parses the index file name in the git dir dir (an os.Root, so that a symlinked index cannot lead
+// outside it), never a FIFO (OpenRegular). A missing index is an empty one.
+func ReadIndex(dir *os.Root, name string) (*Index, error) {
+	f, err := OpenRegular(dir, name)
 	if errors.Is(err, os.ErrNotExist) {
 		return &Index{ByName: map[string]int{}, CacheTree: map[string]plumbing.Hash{}}, nil
 	}
@@ -88,8 +88,8 @@ func ReadIndex(dir, name string) (*Index, error) {
 }
 
 // readShared reads the shared index file name in dir.
-func readShared(dir, name string) ([]byte, error) {
-	f, err := OpenRegularIn(dir, name)
+func readShared(dir *os.Root, name string) ([]byte, error) {
+	f, err := OpenRegular(dir, name)
 	if err != nil {
 		return nil, fmt.Errorf("reading the shared index of a split index: %w", err)
 	}

@@ -28,13 +28,3 @@ func OpenRegular(root *os.Root, name string) (*os.File, error) {
 	}
 	return f, nil
 }
-
-// OpenRegularIn is OpenRegular in the directory dir.
-func OpenRegularIn(dir, name string) (*os.File, error) {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	return OpenRegular(root, name)
-}

@@ -31,14 +31,10 @@ func OpenWorktree(rp *repo.Repo) (*os.Root, error) {
 	return wt, nil
 }
 
-// openDir opens abs, a directory of the repository's git dir or common dir (real paths that open checked lie
-// inside the roots), as an os.Root: through the worktree's root when it lies there, as it usually does.
+// openDir opens abs, a directory of the repository's git dir or common dir, as a new os.Root: relative to the
+// handles the repository pinned through the roots (repo.Repo.OpenDir), never by path. The caller closes it.
 func openDir(rp *repo.Repo, abs string) (*os.Root, error) {
-	rel, err := filepath.Rel(rp.Loc.Root.Path, abs)
-	if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
-		return rp.Loc.FS().OpenRoot(rel)
-	}
-	return os.OpenRoot(abs)
+	return rp.OpenDir(abs)
 }
 
 // WorktreePath turns a path argument (relative to the worktree, or absolute or a file:// URI inside it) into a

@@ -3,7 +3,6 @@ package history
 import (
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -71,8 +70,8 @@ func (c *Cache) Graph(rp *repo.Repo) *commitgraph.Graph {
 	if c == nil {
 		return nil
 	}
-	st := commitgraph.StampOf(rp.CommonDir)
-	cfg := configStamp(rp.CommonDir)
+	st := commitgraph.StampOf(rp.CommonRoot())
+	cfg := configStamp(rp.CommonRoot())
 	c.mu.Lock()
 	s := c.get(rp)
 	if s.graphRead && s.graphStamp == st && s.configStamp == cfg {
@@ -80,7 +79,7 @@ func (c *Cache) Graph(rp *repo.Repo) *commitgraph.Graph {
 		return s.graph
 	}
 	c.mu.Unlock()
-	g, err := commitgraph.Open(rp.CommonDir, bloomOptions(rp))
+	g, err := commitgraph.Open(rp.CommonRoot(), bloomOptions(rp))
 	if err != nil {
 		g = nil // a missing, corrupt or too large graph: walks read trees
 	}
@@ -265,8 +264,8 @@ func (c *Cache) logger() *slog.Logger {
 }
 
 // configStamp is the stat data of the repository's config file (zero when it has none).
-func configStamp(commonDir string) [2]int64 {
-	fi, err := os.Lstat(filepath.Join(commonDir, "config"))
+func configStamp(commonDir *os.Root) [2]int64 {
+	fi, err := commonDir.Lstat("config")
 	if err != nil {
 		return [2]int64{}
 	}

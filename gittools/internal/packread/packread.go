@@ -96,7 +96,8 @@ const (
 
 // Reader reads objects from the packs of one directory. It is safe for concurrent use.
 type Reader struct {
-	dir string
+	parent *os.Root // the directory dir is opened in
+	dir    string   // below parent
 
 	mu      sync.Mutex // guards the fields below
 	loaded  bool
@@ -111,8 +112,12 @@ type Reader struct {
 	br      *bufio.Reader // reused for delta instructions
 }
 
-// Open returns a reader of the packs in dir; nothing is read until Load or the first Read.
-func Open(dir string) *Reader { return &Reader{dir: dir, cache: newCache(cacheBytes)} }
+// OpenIn returns a reader of the packs in the directory dir below parent (a repository's common dir, opened
+// through the roots' handles, and "objects/pack"); nothing is read until Load or the first Read. The reader
+// opens dir through parent, so it never leaves it; parent must stay open until then.
+func OpenIn(parent *os.Root, dir string) *Reader {
+	return &Reader{parent: parent, dir: dir, cache: newCache(cacheBytes)}
+}
 
 // Load reads the pack indexes now (once). It returns the problems of the packs it skipped, which the
 // reader treats as holding nothing; a missing directory is no error.
@@ -150,7 +155,10 @@ func (r *Reader) load() {
 		return
 	}
 	r.loaded = true
-	root, err := os.OpenRoot(r.dir)
+	if r.parent == nil {
+		return // no directory: no packs
+	}
+	root, err := r.parent.OpenRoot(r.dir)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			r.loadErr = err

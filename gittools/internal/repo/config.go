@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/go-git/go-git/v5/config"
@@ -22,7 +23,7 @@ import (
 // repository format grove cannot read (see checkFormat). The extensions section is checked and then left
 // out, so that go-git does not refuse what grove reads.
 func (s *objectStore) Config() (*config.Config, error) {
-	data, err := readConfigFile(s.commonDir, "config")
+	data, err := readConfigFile(s.common, "config")
 	if err != nil {
 		return nil, err
 	}
@@ -33,8 +34,8 @@ func (s *objectStore) Config() (*config.Config, error) {
 	if err := checkFormat(cfg); err != nil {
 		return nil, err
 	}
-	if s.gitDir != "" && cfg.Raw.Section("extensions").Options.Get("worktreeConfig") == "true" {
-		wt, err := readConfigFile(s.gitDir, "config.worktree")
+	if s.git != nil && cfg.Raw.Section("extensions").Options.Get("worktreeConfig") == "true" {
+		wt, err := readConfigFile(s.git, "config.worktree")
 		if err != nil {
 			return nil, err
 		}
@@ -48,9 +49,9 @@ func (s *objectStore) Config() (*config.Config, error) {
 	return cfg, nil
 }
 
-// readConfigFile reads the config file name in dir; a missing one is empty.
-func readConfigFile(dir, name string) ([]byte, error) {
-	f, err := gitfmt.OpenRegularIn(dir, name)
+// readConfigFile reads the config file name in the pinned directory dir; a missing one is empty.
+func readConfigFile(dir *os.Root, name string) ([]byte, error) {
+	f, err := gitfmt.OpenRegular(dir, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

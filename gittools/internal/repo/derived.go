@@ -74,7 +74,7 @@ func (rp *Repo) Index() (*gitfmt.Index, error) {
 	if rp.derived.index != nil {
 		return rp.derived.index, nil
 	}
-	idx, err := gitfmt.ReadIndex(rp.GitDir, "index")
+	idx, err := gitfmt.ReadIndex(rp.dirs.git.root, "index")
 	if err != nil {
 		return nil, rp.Noted(err)
 	}

@@ -25,36 +25,53 @@ type Found struct {
 	CommonDir string    // absolute real path
 }
 
-// StartDir resolves repoPath to a real directory inside sc and the root directory the walk must stop at.
+// StartDir resolves repoPath to a real directory inside sc and the root directory the walk must stop at. Its
+// symlinks are read through the handles of the roots (see RealPath), never followed by path.
 func StartDir(sc *roots.Scope, repoPath string) (start, top string, ok bool) {
-	var abs string
-	if repoPath == "" {
-		rs := sc.Roots()
-		if len(rs) != 1 || rs[0].File {
-			return "", "", false
-		}
-		abs = rs[0].Path
-	} else {
-		loc, err := sc.Resolve(repoPath)
-		if err != nil {
-			return "", "", false
-		}
-		abs = loc.Abs()
+	abs, ok := LexicalStart(sc, repoPath)
+	if !ok {
+		return "", "", false
 	}
-	real, err := filepath.EvalSymlinks(abs)
-	if err != nil || !sc.ContainsReal(real) {
+	real, ok := RealPath(sc, abs)
+	if !ok {
 		return "", "", false
 	}
 	loc, ok := sc.Locate(real)
 	if !ok || loc.Root.File {
 		return "", "", false
 	}
-	if fi, err := os.Stat(real); err != nil {
+	if fi, err := loc.Stat(); err != nil {
 		return "", "", false
 	} else if !fi.IsDir() {
 		real = filepath.Dir(real)
 	}
 	return real, loc.Root.Path, true
+}
+
+// RealPath resolves the absolute path abs, lexically inside a root of sc, to its path without symlinks:
+// each symlink is read (Readlink) through the handle of the root holding it, and one that leads into
+// another root of sc is followed there. A missing component, a symlink loop and a path that leaves every
+// root give false.
+func RealPath(sc *roots.Scope, abs string) (string, bool) {
+	for range maxMetaLinks {
+		loc, ok := sc.Locate(abs)
+		if !ok {
+			return "", false
+		}
+		m, ok := metaRootOf(loc)
+		if !ok || !m.intact() {
+			return "", false
+		}
+		real, next, ok := m.walk("", loc.Abs()) // loc.Abs: below the root's real path, also for an alias
+		if ok {
+			return real, true
+		}
+		if next == "" {
+			return "", false
+		}
+		abs = next
+	}
+	return "", false
 }
 
 // CheckRepo validates the repository whose worktree is dir and whose .git entry is described by fi. Its

@@ -248,3 +248,52 @@ func TestRealPathStaysInRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestRealPathFollowsLinksIntoOtherRoots: RealPath reads every link through the handle of the root holding
+// it, follows one into another root there, and refuses one that leads out of every root, as well as a root
+// whose own path no longer names the directory its handle holds.
+func TestRealPathFollowsLinksIntoOtherRoots(t *testing.T) {
+	base := realTempDir(t)
+	a, b, outside := filepath.Join(base, "a"), filepath.Join(base, "b"), filepath.Join(base, "outside")
+	for _, d := range []string{filepath.Join(a, "x"), filepath.Join(b, "y"), filepath.Join(outside, "z")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range map[string]string{
+		filepath.Join(a, "to-b"):   filepath.Join(b, "y"),
+		filepath.Join(a, "to-out"): filepath.Join(outside, "z"),
+		filepath.Join(b, "up"):     "../a/x", // relative, leaving b for a
+		filepath.Join(a, "rel"):    "../outside/z",
+	} {
+		if err := os.Symlink(target, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sc := gittest.Scope(t, a, b)
+	for _, tt := range []struct{ p, want string }{
+		{filepath.Join(a, "x"), filepath.Join(a, "x")},
+		{filepath.Join(a, "to-b"), filepath.Join(b, "y")},
+		{filepath.Join(b, "up"), filepath.Join(a, "x")},
+		{filepath.Join(a, "to-out"), ""},
+		{filepath.Join(a, "rel"), ""},
+		{filepath.Join(outside, "z"), ""},
+	} {
+		got, ok := RealPath(sc, tt.p)
+		if !ok {
+			got = ""
+		}
+		if got != tt.want {
+			t.Errorf("RealPath(%q) = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+	if err := os.Rename(b, filepath.Join(outside, "b")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "b"), b); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := RealPath(sc, filepath.Join(a, "to-b")); ok {
+		t.Errorf("RealPath into a root moved away = %q, want refused", got)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -19,9 +18,11 @@ import (
 // anywhere on the way, a .git directory with no commondir, alternates, config.worktree or core.worktree.
 // Anything else (linked worktrees, submodules' gitdir: files, symlinked roots) is discovered on every call.
 //
-// What the stamps cover: every directory from / down to the start path (a swap for another directory or a
-// symlink changes its inode or mode), each dir/.git probed on the way up (absent, or the .git directory),
-// and the files read (HEAD, config) or required absent. A file younger than racyWindow is not trusted.
+// What the stamps cover: every directory from the root down to the start path (a swap for another directory
+// or a symlink changes its inode or mode), each dir/.git probed on the way up (absent, or the .git directory),
+// and the files read (HEAD, config) or required absent. A file younger than racyWindow is not trusted. Every
+// stamp is taken, and checked, through the handle of the root holding the path (lstatIn): what lies above a
+// root is not consulted, since roots opened the root's directory once and keeps it.
 
 // DiscoverKey identifies a discovery: the same path argument under the same roots. The server builds a new
 // Scope per request, so the key is the roots' values, not the pointer; what else a discovery takes from the
@@ -59,13 +60,30 @@ const (
 	mustBeAbsent checkKind = iota
 	sameDir
 	sameFile
+	rootIntact // the root holding path still is at its path (metaRoot.intact)
 )
 
 // MaxDiscovered bounds the discoveries a repository remembers (scopes can change per request).
 const MaxDiscovered = 16
 
-func (c pathCheck) Holds() bool {
-	fi, err := os.Lstat(c.path)
+// lstatIn describes the absolute path p, without following a final symlink, through the handle of the root
+// of sc holding it.
+func lstatIn(sc *roots.Scope, p string) (fs.FileInfo, error) {
+	loc, ok := sc.Locate(p)
+	if !ok {
+		return nil, roots.ErrNotFound
+	}
+	return loc.Lstat()
+}
+
+// Holds reports whether the path, looked up through the handles of sc, still is what was vouched for.
+func (c pathCheck) Holds(sc *roots.Scope) bool {
+	if c.kind == rootIntact {
+		loc, ok := sc.Locate(c.path)
+		m, found := metaRootOf(loc)
+		return ok && found && m.intact()
+	}
+	fi, err := lstatIn(sc, c.path)
 	if c.kind == mustBeAbsent {
 		return errors.Is(err, fs.ErrNotExist)
 	}
@@ -81,19 +99,28 @@ func (c pathCheck) Holds() bool {
 
 // Vouch lists the checks that keep f, discovered from start, valid; false when f's layout is not one we
 // remember. It checks the current state itself, so a change while discover ran cannot slip in.
-func Vouch(start string, f Found, now time.Time) ([]pathCheck, bool) {
+func Vouch(sc *roots.Scope, start string, f Found, now time.Time) ([]pathCheck, bool) {
 	if f.GitDir != filepath.Join(f.Worktree, ".git") || f.CommonDir != f.GitDir || !Within(f.Worktree, start) && start != f.Worktree {
 		return nil, false
 	}
-	v := voucher{limit: now.Add(-RacyWindow).UnixNano(), ok: true}
+	loc, ok := sc.Locate(start)
+	if !ok || loc.Root.File {
+		return nil, false
+	}
+	top := filepath.Clean(loc.Root.Path)
+	if start != top && !Within(top, start) {
+		return nil, false // start lies below an alias of the root: not remembered
+	}
+	v := voucher{sc: sc, limit: now.Add(-RacyWindow).UnixNano(), ok: true}
+	v.checks = append(v.checks, pathCheck{path: top, kind: rootIntact})
 	for p := start; ; p = filepath.Dir(p) {
 		v.existing(p)
-		if p == filepath.Dir(p) {
+		if p == top || p == filepath.Dir(p) {
 			break
 		}
 	}
 	dir := start
-	if len(v.checks) > 0 && v.checks[0].kind != sameDir {
+	if len(v.checks) > 1 && v.checks[1].kind != sameDir {
 		dir = filepath.Dir(start) // a file: discovery starts in its directory
 	}
 	for ; dir != f.Worktree && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
@@ -127,6 +154,7 @@ func LexicalStart(sc *roots.Scope, repoPath string) (string, bool) {
 
 // voucher collects checks; ok turns false at the first path that can't be vouched for.
 type voucher struct {
+	sc     *roots.Scope
 	checks []pathCheck
 	limit  int64 // files modified after this (UnixNano) are too young to trust
 	ok     bool
@@ -134,7 +162,7 @@ type voucher struct {
 
 // existing requires p to be a directory or a regular file, not a symlink, and to stay the same.
 func (v *voucher) existing(p string) {
-	fi, err := os.Lstat(p)
+	fi, err := lstatIn(v.sc, p)
 	if err != nil {
 		v.ok = false
 		return
@@ -151,7 +179,7 @@ func (v *voucher) existing(p string) {
 }
 
 func (v *voucher) absent(p string) {
-	if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := lstatIn(v.sc, p); !errors.Is(err, fs.ErrNotExist) {
 		v.ok = false
 		return
 	}
@@ -162,12 +190,13 @@ func (v *voucher) absent(p string) {
 // (core.worktree is a path discovery would have to resolve again). Stat before read: a change in between
 // leaves a stamp that no longer matches.
 func (v *voucher) config(p string) {
-	if _, err := os.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+	if _, err := lstatIn(v.sc, p); errors.Is(err, fs.ErrNotExist) {
 		v.absent(p)
 		return
 	}
 	v.existing(p)
-	data, err := readSmall(p)
+	loc, _ := v.sc.Locate(p)
+	data, err := readSmallIn(loc.FS(), loc.Name())
 	if err != nil || bytes.Contains(bytes.ToLower(data), []byte("worktree")) {
 		v.ok = false
 	}

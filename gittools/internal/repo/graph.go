@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -60,7 +61,7 @@ const graphPath = "objects/info/commit-graph"
 // CommitGraph returns the repository's commit-graph file, or nil when it has none (or an unreadable one), re-read
 // when the file changes. Caller holds rp.mu.
 func (rp *Repo) CommitGraph() *graphFile {
-	st := statStamp(filepath.Join(rp.CommonDir, filepath.FromSlash(graphPath)))
+	st := statStamp(rp.dirs.common.root, filepath.FromSlash(graphPath))
 	if rp.graph != nil && rp.graph.stamp == st {
 		return rp.graph
 	}
@@ -68,7 +69,7 @@ func (rp *Repo) CommitGraph() *graphFile {
 	if st == (fileStamp{}) || st.mtime == -1 || st == rp.badGraph {
 		return nil
 	}
-	idx, err := openGraph(rp.CommonDir)
+	idx, err := openGraph(rp.dirs.common.root)
 	if err != nil {
 		// Walks fall back to decoding commits; the client hears of it once per version of the file.
 		rp.badGraph = st
@@ -81,13 +82,13 @@ func (rp *Repo) CommitGraph() *graphFile {
 
 // openGraph reads the commit-graph through an os.Root (gitfmt.OpenRegular), so a symlinked file cannot lead outside the git dir.
 // go-git's parser is not hardened against corrupt files: a panic in it means no graph.
-func openGraph(commonDir string) (_ commitgraph.Index, err error) {
+func openGraph(commonDir *os.Root) (_ commitgraph.Index, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%s: corrupt: %v", graphPath, p)
 		}
 	}()
-	f, err := gitfmt.OpenRegularIn(commonDir, filepath.FromSlash(graphPath))
+	f, err := gitfmt.OpenRegular(commonDir, filepath.FromSlash(graphPath))
 	if err != nil {
 		return nil, err
 	}

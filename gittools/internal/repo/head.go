@@ -33,7 +33,7 @@ func (rp *Repo) HeadHash() (_ plumbing.Hash, ok bool, err error) {
 	rp.head = nil
 	// Stamps before reads: a change in between leaves stamps that no longer match, so the next call re-reads.
 	// HEAD is stamped twice, around reading the branch it names, so that branch and stamps agree.
-	before := statStamp(filepath.Join(rp.GitDir, "HEAD"))
+	before := statStamp(rp.dirs.git.root, "HEAD")
 	branch := rp.headBranch()
 	stamps := rp.headStamps(branch)
 	ref, err := rp.Git.Head()
@@ -88,11 +88,11 @@ func (rp *Repo) plainBranch(branch string, born bool) bool {
 // headStamps takes the stat data of the files HEAD's resolution reads.
 func (rp *Repo) headStamps(branch string) [3]fileStamp {
 	var s [3]fileStamp
-	s[0] = statStamp(filepath.Join(rp.GitDir, "HEAD"))
+	s[0] = statStamp(rp.dirs.git.root, "HEAD")
 	if branch != detachedHead && branch != "" {
-		s[1] = statStamp(filepath.Join(rp.CommonDir, filepath.FromSlash(branch)))
+		s[1] = statStamp(rp.dirs.common.root, filepath.FromSlash(branch))
 	}
-	s[2] = statStamp(filepath.Join(rp.CommonDir, "packed-refs"))
+	s[2] = statStamp(rp.dirs.common.root, "packed-refs")
 	return s
 }
 

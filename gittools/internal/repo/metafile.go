@@ -35,6 +35,19 @@ func metaRootOf(loc roots.Loc) (metaRoot, bool) {
 	return metaRoot{fs: loc.FS(), dir: filepath.Clean(loc.Root.Path)}, true
 }
 
+// intact reports whether the root's path still names the directory its handle holds. The handle follows the
+// directory wherever it is moved: a root moved away (out of every root, say) and replaced by a symlink or
+// another directory must not be read through its handle as if nothing happened. This stat of the root's own
+// path, which the operator or client named, is the one lookup by path a repository read makes.
+func (m metaRoot) intact() bool {
+	fi, err := os.Lstat(m.dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	hi, err := m.fs.Stat(".")
+	return err == nil && os.SameFile(fi, hi)
+}
+
 // name maps the absolute path p to its name below the root; false when p is not lexically under it.
 func (m metaRoot) name(p string) (string, bool) {
 	rel, err := filepath.Rel(m.dir, filepath.Clean(p))
@@ -63,12 +76,22 @@ const maxMetaLinks = 40
 // consulted. A link, absolute path or ".." that leaves the root, a missing component and more than
 // maxMetaLinks links all give false. ".." steps back over a component already resolved, as the kernel does.
 func (m metaRoot) realPath(base, p string) (string, bool) {
+	real, _, ok := m.walk(base, p)
+	return real, ok
+}
+
+// walk is realPath that, when the path leaves the root (an absolute symlink elsewhere, or ".." above the
+// root), also returns the absolute path left to resolve from there, for the root that may hold it.
+func (m metaRoot) walk(base, p string) (real, next string, ok bool) {
 	if !filepath.IsAbs(p) {
 		p = base + string(filepath.Separator) + p
 	}
 	todo, ok := m.components(p)
 	if !ok {
-		return "", false
+		return "", "", false
+	}
+	rest := func(head string) string {
+		return filepath.Join(append([]string{head}, todo...)...)
 	}
 	resolved, hops := "", 0 // slash-separated below the root, symlink-free; "" is the root
 	for len(todo) > 0 {
@@ -79,7 +102,7 @@ func (m metaRoot) realPath(base, p string) (string, bool) {
 			continue
 		case "..":
 			if resolved == "" {
-				return "", false
+				return "", rest(filepath.Dir(m.dir)), false
 			}
 			if resolved = path.Dir(resolved); resolved == "." {
 				resolved = ""
@@ -90,25 +113,25 @@ func (m metaRoot) realPath(base, p string) (string, bool) {
 		link, err := m.fs.Readlink(filepath.FromSlash(next))
 		if err != nil {
 			if _, err := m.fs.Lstat(filepath.FromSlash(next)); err != nil {
-				return "", false
+				return "", "", false
 			}
 			resolved = next // not a symlink
 			continue
 		}
 		if hops++; hops > maxMetaLinks {
-			return "", false
+			return "", "", false
 		}
 		if filepath.IsAbs(link) {
-			rest, ok := m.components(link)
+			more, ok := m.components(link)
 			if !ok {
-				return "", false
+				return "", rest(link), false
 			}
-			resolved, todo = "", append(rest, todo...)
+			resolved, todo = "", append(more, todo...)
 		} else {
 			todo = append(strings.Split(filepath.ToSlash(link), "/"), todo...)
 		}
 	}
-	return filepath.Join(m.dir, filepath.FromSlash(resolved)), true
+	return filepath.Join(m.dir, filepath.FromSlash(resolved)), "", true
 }
 
 // components splits the absolute path p, which must start with the root's path (compared as text, before any
@@ -160,10 +183,10 @@ func (m metaRoot) read(p string) ([]byte, error) {
 	return readOpened(f)
 }
 
-// readSmall reads the regular file p by path, for reads after discovery decided the repository (the remembered
-// discovery's config, the object store's alternates); see metaRoot.read for discovery itself.
-func readSmall(p string) ([]byte, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|gitfmt.OpenNoBlock, 0)
+// readSmallIn reads the regular file name below dir, for reads after discovery decided the repository (the
+// object store's alternates, shallow); see metaRoot.read for discovery itself.
+func readSmallIn(dir *os.Root, name string) ([]byte, error) {
+	f, err := dir.OpenFile(name, os.O_RDONLY|gitfmt.OpenNoBlock, 0)
 	if err != nil {
 		return nil, err
 	}

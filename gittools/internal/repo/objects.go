@@ -53,36 +53,38 @@ var errInflated = errors.New("object content does not match the size in its head
 // read by grove and object and config sizes checked before anything is read (see the comment at the top).
 type objectStore struct {
 	*filesystem.Storage
-	cache     cache.Object
-	loose     []*os.Root             // the objects directory, then its alternates, recursively
-	packs     *packread.Reader       // the objects directory's packs (see packed.go)
-	commonDir string                 // holds config
-	shallow   map[plumbing.Hash]bool // the boundary commits of a shallow clone (see shallow.go)
-	partial   bool                   // a partial clone (extensions.partialClone): objects may be missing
-	gitDir    string                 // holds config.worktree (extensions.worktreeConfig)
+	cache   cache.Object
+	loose   []*os.Root             // the objects directory, then its alternates, recursively
+	packs   *packread.Reader       // the objects directory's packs (see packed.go)
+	common  *os.Root               // the common dir (holds config), pinned by the Repo: not closed here
+	git     *os.Root               // the git dir (holds config.worktree, for extensions.worktreeConfig), likewise
+	shallow map[plumbing.Hash]bool // the boundary commits of a shallow clone (see shallow.go)
+	partial bool                   // a partial clone (extensions.partialClone): objects may be missing
 }
 
-// newObjectStore opens the storage of a git dir whose objects and config live in commonDir.
-func newObjectStore(st *filesystem.Storage, c cache.Object, gitDir, commonDir string) (*objectStore, error) {
-	objects := filepath.Join(commonDir, "objects")
-	s := &objectStore{Storage: st, cache: c, commonDir: commonDir, gitDir: gitDir, shallow: readShallow(commonDir),
-		partial: isPartialClone(commonDir), packs: packread.Open(filepath.Join(objects, "pack"))}
-	if err := s.addLoose(objects, 0); err != nil {
+// newObjectStore opens the storage of rp, whose directories are pinned (dirs.go): objects, packs and
+// alternates are opened through those handles and the root handles of rp's scope, never by path.
+func newObjectStore(st *filesystem.Storage, c cache.Object, rp *Repo) (*objectStore, error) {
+	common := rp.dirs.common.root
+	s := &objectStore{Storage: st, cache: c, common: common, git: rp.dirs.git.root, shallow: readShallow(common),
+		partial: isPartialClone(common), packs: packread.OpenIn(common, filepath.Join("objects", "pack"))}
+	objects, err := common.OpenRoot("objects")
+	if err == nil {
+		err = s.addLoose(rp, objects, filepath.Join(rp.CommonDir, "objects"), 0)
+	}
+	if err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
 }
 
-// addLoose opens dir for loose objects, then the alternates it lists (at most maxAlternateDepth deep, as
-// discover checked them: inside the roots).
-func (s *objectStore) addLoose(dir string, depth int) error {
-	r, err := os.OpenRoot(dir)
-	if err != nil {
-		return err
-	}
+// addLoose adds the opened objects directory r (at the absolute path dir) for loose objects, then the
+// alternates it lists (at most maxAlternateDepth deep, as discover checked them: inside the roots), each
+// opened through the handle of the root holding it.
+func (s *objectStore) addLoose(rp *Repo, r *os.Root, dir string, depth int) error {
 	s.loose = append(s.loose, r)
-	data, err := readSmall(filepath.Join(dir, "info", "alternates"))
+	data, err := readSmallIn(r, filepath.Join("info", "alternates"))
 	if err != nil || depth >= maxAlternateDepth {
 		return nil
 	}
@@ -95,7 +97,18 @@ func (s *objectStore) addLoose(dir string, depth int) error {
 		if !filepath.IsAbs(line) {
 			line = filepath.Join(dir, line)
 		}
-		if err := s.addLoose(line, depth+1); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		m, name, ok := rp.handleOf(filepath.Clean(line))
+		if !ok {
+			return errNoHandle
+		}
+		alt, err := m.fs.OpenRoot(name)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := s.addLoose(rp, alt, filepath.Clean(line), depth+1); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,7 @@ package repo
 import (
 	"bufio"
 	"bytes"
+	"github.com/grove-mcp/grove/roots"
 	"io"
 	"path/filepath"
 	"strconv"
@@ -74,7 +75,16 @@ func TestPackedObjectsThroughPackread(t *testing.T) {
 	f.Write("loose.txt", "loose\n")
 	f.Commit("loose")
 	gitDir := filepath.Join(f.Dir, ".git")
-	rp := &Repo{Worktree: f.Dir, GitDir: gitDir, CommonDir: gitDir}
+	set, err := roots.NewSet([]string{f.Dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := set.Scope()
+	loc, err := sc.Resolve(f.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp := &Repo{Worktree: f.Dir, GitDir: gitDir, CommonDir: gitDir, Loc: loc, Scope: sc}
 	if err := rp.OpenStorage(); err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func (rp *Repo) RepoRel(sc *roots.Scope, p string) (string, error) {
 		}
 		rel, ok := relTo(loc.Abs(), rp.Worktree)
 		if !ok {
-			if real, err := filepath.EvalSymlinks(loc.Abs()); err == nil {
+			if real, found := RealPath(sc, loc.Abs()); found {
 				rel, ok = relTo(real, rp.Worktree)
 			}
 		}

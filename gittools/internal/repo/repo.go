@@ -1,6 +1,8 @@
 // Package repo owns an open repository: finding it inside the roots
-// (discovery, with a stat-vouched cache of past discoveries), opening its
-// storage with size-capped object and metadata reads, the per-repository
+// (discovery, with a stat-vouched cache of past discoveries, all through the
+// roots' os.Root handles), the Set of open repositories, opening its storage
+// on its directories pinned through those handles (go-git reads and writes
+// them through rootfs) with size-capped object and metadata reads, the per-repository
 // context lock, and what is computed from its state (parsed index, worktree
 // hash memo, ignore matcher, HEAD cache, decoded-commit cache, commit graph,
 // commit walker, revisions, tree path lookup, paths relative to the
@@ -16,7 +18,7 @@ package repo
 //	rp, unlock, err := r.open(ctx, sc, in.RepoPath) // resolves, checks, caches and LOCKS the repo
 //	if err != nil { return nil, Out{}, err }        // err reads the same for "not a repo" and "outside the roots"
 //	defer unlock()
-//	rp.git      // *git.Repository: storage opened with KeepDescriptors, worktree = osfs BoundOS on rp.worktree
+//	rp.git      // *git.Repository: storage opened with KeepDescriptors over rootfs on the pinned git dir (dirs.go), worktree likewise
 //	rp.worktree // absolute real path of the worktree
 //	rp.gitDir   // absolute real path of the git dir (.git, or the gitdir: target of a .git file)
 //	rp.loc      // the worktree as a roots.Loc: rp.loc.Join(rel).OpenFile()/Lstat() for os.Root-confined file I/O
@@ -42,8 +44,9 @@ import (
 	"path/filepath"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+	"github.com/grove-mcp/grove/gittools/internal/rootfs"
 
-	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/cache"
 	"github.com/go-git/go-git/v5/storage/filesystem"
@@ -62,9 +65,9 @@ func ErrNoRepo(repoPath string) error {
 	return fmt.Errorf("no git repository: %w", roots.NotFound(repoPath))
 }
 
-// Repo is one repository, cached in Repos by its real git dir.
+// Repo is one repository, kept in a Set by its real git dir.
 type Repo struct {
-	Discovered map[DiscoverKey]*Discovered // guarded by Repos.mu, not mu: see rediscover
+	Discovered map[DiscoverKey]*Discovered // guarded by Set.mu, not Mu: see Set.Rediscover
 
 	Logger  *slog.Logger // refusals of repository data go here for the client (see noted)
 	MaxRead int64        // Options.MaxReadBytes: the largest blob read into memory
@@ -79,6 +82,8 @@ type Repo struct {
 	Loc       roots.Loc
 	Scope     *roots.Scope // the roots of the request that opened it last: submodules are found inside them
 
+	closed   bool    // Close was called: Refresh no longer reopens
+	dirs     dirs    // the git dir, common dir and worktree, opened through the root handles (dirs.go)
 	stamp    stamp   // stat data of index/HEAD/refs when the derived caches were filled
 	derived  derived // caches rebuilt when stamp changes (the parsed index)
 	Warmed   bool
@@ -90,27 +95,35 @@ type Repo struct {
 	head     *headCache        // see headHash
 }
 
-// OpenStorage (re)opens the go-git repository on an objectStore. Caller holds rp.mu or owns rp exclusively.
+// OpenStorage (re)opens the go-git repository on an objectStore, over the repository's directories pinned
+// through the root handles (dirs.go): go-git reads and writes them through rootfs. Caller holds rp.mu or owns rp
+// exclusively.
 func (rp *Repo) OpenStorage() error {
 	if rp.Store != nil {
 		rp.Store.Close()
 		rp.Store, rp.Git = nil, nil
 	}
-	var dot = osfs.New(rp.GitDir, osfs.WithBoundOS())
+	rp.dirs.close()
+	if err := rp.openDirs(); err != nil {
+		return err
+	}
+	var dot billy.Filesystem = rootfs.New(rp.dirs.git.root, rp.GitDir)
 	if rp.CommonDir != rp.GitDir {
-		dot = dotgit.NewRepositoryFilesystem(dot, osfs.New(rp.CommonDir, osfs.WithBoundOS()))
+		dot = dotgit.NewRepositoryFilesystem(dot, rootfs.New(rp.dirs.common.root, rp.CommonDir))
 	}
 	dot = boundedFS{Filesystem: dot, refused: func(err error) { rp.Noted(err) }}
 	objects := cache.NewObjectLRUDefault()
 	st := filesystem.NewStorageWithOptions(dot, objects, filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: largeObject})
-	store, err := newObjectStore(st, objects, rp.GitDir, rp.CommonDir)
+	store, err := newObjectStore(st, objects, rp)
 	if err != nil {
 		st.Close()
+		rp.dirs.close()
 		return err
 	}
-	g, err := git.Open(store, osfs.New(rp.Worktree, osfs.WithBoundOS()))
+	g, err := git.Open(store, rootfs.New(rp.dirs.worktree.root, rp.Worktree))
 	if err != nil {
 		store.Close()
+		rp.dirs.close()
 		return err
 	}
 	rp.Store, rp.Git = store, g
@@ -137,9 +150,21 @@ func (rp *Repo) Warm(stop <-chan struct{}) {
 	}
 }
 
-// Refresh compares the stat data of the files git changes with what the caches were built from, and drops what is
-// stale. A changed pack directory reopens the storage, because go-git v5 reads the pack list only once.
+// Refresh reopens the storage when a directory's path no longer names the directory pinned, then compares the
+// stat data of the files git changes with what the caches were built from, and drops what is stale. A changed
+// pack directory reopens the storage, because go-git v5 reads the pack list only once.
 func (rp *Repo) Refresh() error {
+	if rp.closed {
+		return ErrClosed
+	}
+	if rp.Store == nil || rp.moved() {
+		// A path no longer names the directory pinned (or the last reopening failed): reopen through the
+		// root handles, which refuse a symlink swapped in to lead outside.
+		if err := rp.OpenStorage(); err != nil {
+			return err
+		}
+		rp.stamp = stamp{}
+	}
 	now := rp.readStamp()
 	if now == rp.stamp {
 		return nil
@@ -191,20 +216,24 @@ type fileStamp struct {
 
 func (rp *Repo) readStamp() stamp {
 	return stamp{
-		index:      statStamp(filepath.Join(rp.GitDir, "index")),
-		head:       statStamp(filepath.Join(rp.GitDir, "HEAD")),
-		packedRefs: statStamp(filepath.Join(rp.CommonDir, "packed-refs")),
-		refs:       statStamp(filepath.Join(rp.CommonDir, "refs", "heads")),
-		packs:      statStamp(filepath.Join(rp.CommonDir, "objects", "pack")),
-		shallow:    statStamp(filepath.Join(rp.CommonDir, "shallow")),
-		config:     statStamp(filepath.Join(rp.CommonDir, "config")),
+		index:      statStamp(rp.dirs.git.root, "index"),
+		head:       statStamp(rp.dirs.git.root, "HEAD"),
+		packedRefs: statStamp(rp.dirs.common.root, "packed-refs"),
+		refs:       statStamp(rp.dirs.common.root, filepath.Join("refs", "heads")),
+		packs:      statStamp(rp.dirs.common.root, filepath.Join("objects", "pack")),
+		shallow:    statStamp(rp.dirs.common.root, "shallow"),
+		config:     statStamp(rp.dirs.common.root, "config"),
 		// config.worktree is read only with extensions.worktreeConfig, which is in config
-		worktreeConfig: statStamp(filepath.Join(rp.GitDir, "config.worktree")),
+		worktreeConfig: statStamp(rp.dirs.git.root, "config.worktree"),
 	}
 }
 
-func statStamp(p string) fileStamp {
-	fi, err := os.Lstat(p)
+// statStamp is the stat data of name below the pinned directory dir (nil: none pinned, which never matches).
+func statStamp(dir *os.Root, name string) fileStamp {
+	if dir == nil {
+		return fileStamp{mtime: -1}
+	}
+	fi, err := dir.Lstat(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return fileStamp{}

@@ -11,13 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
+	"os"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // isPartialClone reports whether commonDir's config marks a partial clone (extensions.partialClone).
-func isPartialClone(commonDir string) bool {
+func isPartialClone(commonDir *os.Root) bool {
 	data, err := readConfigFile(commonDir, "config")
 	return err == nil && bytes.Contains(bytes.ToLower(data), []byte("partialclone"))
 }
@@ -35,8 +35,8 @@ func (e *MissingObjectError) Is(target error) bool { return target == plumbing.E
 
 // readShallow reads the shallow file of commonDir; nil when there is none (or it is unreadable: then the
 // missing parents read as missing objects, the error there was before).
-func readShallow(commonDir string) map[plumbing.Hash]bool {
-	data, err := readSmall(filepath.Join(commonDir, "shallow"))
+func readShallow(commonDir *os.Root) map[plumbing.Hash]bool {
+	data, err := readSmallIn(commonDir, "shallow")
 	if err != nil {
 		return nil
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -23,7 +22,7 @@ var errNoObject = errors.New("no object with that prefix")
 // (about log2(n) 20-byte reads per pack instead of go-git's linear scan) and a listing of the loose fan-out dir.
 func (rp *Repo) resolveShort(prefix string) (plumbing.Hash, error) {
 	prefix = strings.ToLower(prefix)
-	objects, err := os.OpenRoot(filepath.Join(rp.CommonDir, "objects"))
+	objects, err := rp.dirs.common.root.OpenRoot("objects")
 	if err != nil {
 		return plumbing.ZeroHash, errNoObject
 	}

@@ -30,8 +30,10 @@ func (rp *Repo) OpenSubmodule(rel string) (*Repo, error) {
 	return sub, nil
 }
 
-// Close closes the repository's storage.
+// Close closes the repository's storage and its directories.
 func (rp *Repo) Close() error {
+	rp.closed = true
+	defer rp.dirs.close()
 	if rp.Store == nil {
 		return nil
 	}

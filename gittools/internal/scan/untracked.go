@@ -121,11 +121,7 @@ func (u *untrackedScan) report(c int64) {
 // and re-checks the index by itself; refresh invalidates it when the index changes.
 func ignoreMatcher(rp *repo.Repo) (*ignore.Matcher, error) {
 	if rp.Matcher == nil {
-		m, err := ignore.New(rp.Worktree)
-		if err != nil {
-			return nil, err
-		}
-		rp.Matcher = m
+		rp.Matcher = rp.NewMatcher()
 	}
 	return rp.Matcher, nil
 }

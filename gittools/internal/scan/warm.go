@@ -189,9 +189,13 @@ func readIgnoreStamp(rp *repo.Repo) ignoreStamp {
 		excludes = rp.Matcher.ExcludesFile()
 	}
 	var st ignoreStamp
+	for i, name := range []string{filepath.Join("info", "exclude"), "config"} { // the repository's, through its handle
+		if fi, err := rp.CommonRoot().Stat(name); err == nil {
+			st[i] = fileStamp{mtime: fi.ModTime().UnixNano(), size: fi.Size(), ino: repo.Inode(fi)}
+		}
+	}
 	for i, name := range []string{
-		filepath.Join(rp.CommonDir, "info", "exclude"),
-		filepath.Join(rp.CommonDir, "config"),
+		"", "", // the repository's, above
 		filepath.Join(xdg, "git", "config"),
 		filepath.Join(home, ".gitconfig"),
 		filepath.Join(xdg, "git", "ignore"),

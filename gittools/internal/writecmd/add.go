@@ -23,7 +23,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
-	"github.com/grove-mcp/grove/ignore"
 	"github.com/grove-mcp/grove/roots"
 )
 
@@ -174,11 +173,7 @@ func (st *stager) missing(name string) bool {
 // ignored reports whether rel is ignored; the matcher is built on first use.
 func (st *stager) ignored(rel string) bool {
 	if st.matcher == nil {
-		m, err := ignore.New(st.rp.Worktree)
-		if err != nil {
-			return false
-		}
-		st.matcher = m
+		st.matcher = st.rp.NewMatcher()
 	}
 	return st.matcher.Ignored(rel, false)
 }

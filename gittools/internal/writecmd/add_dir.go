@@ -3,7 +3,6 @@ package writecmd
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -53,11 +52,7 @@ func (st *stager) Close() {
 // never enters .git or a nested repository.
 func (st *stager) addDir(ctx context.Context, rel string) error {
 	if st.matcher == nil {
-		m, err := ignore.New(st.rp.Worktree)
-		if err != nil {
-			return fmt.Errorf("reading ignore rules: %w", err)
-		}
-		st.matcher = m
+		st.matcher = st.rp.NewMatcher()
 	}
 	err := st.matcher.Walk(ctx, func(p string, d fs.DirEntry) error {
 		p = path.Clean(p)
