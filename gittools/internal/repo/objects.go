@@ -56,6 +56,7 @@ type objectStore struct {
 	cache     cache.Object
 	loose     []*os.Root             // the objects directory, then its alternates, recursively
 	packs     *packread.Reader       // the objects directory's packs (see packed.go)
+	ahead     [2]*packread.Reader    // the same packs, for reading ahead (see ReadAhead); nil until asked
 	commonDir string                 // holds config
 	shallow   map[plumbing.Hash]bool // the boundary commits of a shallow clone (see shallow.go)
 	partial   bool                   // a partial clone (extensions.partialClone): objects may be missing
@@ -109,6 +110,11 @@ func (s *objectStore) Close() error {
 	}
 	s.loose = nil
 	s.packs.Close()
+	for _, r := range s.ahead {
+		if r != nil {
+			r.Close()
+		}
+	}
 	return s.Storage.Close()
 }
 
