@@ -13,6 +13,13 @@ package linediff
 // tailBlock is the size of the blocks in which git compares and drops a common tail.
 const tailBlock = 1024
 
+// DiffNoContext returns the changes that turn lines a into lines b as a diff without context places them
+// (see [Differ.DiffNoContext]).
+func DiffNoContext(a, b []string) []Change {
+	var d Differ
+	return d.DiffNoContext(d.Text(a), d.Text(b))
+}
+
 // DiffNoContext returns the changes that turn a into b as a diff without context lines places them, as
 // `git diff -U0` and `git blame` do: [Differ.Diff] on a and b shortened by the common tail git drops.
 func (d *Differ) DiffNoContext(a, b Text) []Change {
