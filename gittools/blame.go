@@ -1,6 +1,7 @@
 package gittools
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -36,9 +37,17 @@ func (r *Repos) blameTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots
 	if err != nil {
 		return nil, blame.BlameOut{}, err
 	}
-	out, err := blame.File(rp, ctx, p, in, blame.Options{Graph: r.history.Graph(rp), Index: r.history.Index(rp)})
+	opts := blame.Options{Graph: r.history.Graph(rp), Index: r.history.Index(rp)}
+	out, err := blame.File(rp, ctx, p, in, opts)
 	if err != nil {
 		return nil, blame.BlameOut{}, err
+	}
+	if !opts.Graph.HasFilters() {
+		// Index this history for later blames and logs (in the background, once), as git_log does: the next
+		// blame skips the trees of commits that did not change its file.
+		if c, err := rp.Commit(cmp.Or(in.Revision, "HEAD")); err == nil {
+			r.history.Extend(rp, c.Hash)
+		}
 	}
 	return textResult(blame.Format(out, in)), out, nil
 }

@@ -189,3 +189,23 @@ func TestLogBloomConfig(t *testing.T) {
 		})
 	}
 }
+
+func TestBlameStartsIndexBuild(t *testing.T) {
+	f := historyFixture(t)
+	r, sc := f.repos()
+	var builds waitBuilds
+	r.history.Background = builds.start
+	want := gitBlameCommits(t, f.dir, f.home, "HEAD", "src/a.go")
+	if diff := cmp.Diff(want, groveBlameCommits(t, r, sc, "", "src/a.go")); diff != "" {
+		t.Fatalf("first blame mismatch (-git +grove):\n%s", diff)
+	}
+	builds.wait(t)
+	rp := openRepo(t, r, sc, f)
+	head := plumbing.NewHash(strings.TrimSpace(f.git("rev-parse", "HEAD")))
+	if !indexHas(rp, r, head) {
+		t.Fatal("the first blame did not index HEAD's history")
+	}
+	if diff := cmp.Diff(want, groveBlameCommits(t, r, sc, "", "src/a.go")); diff != "" {
+		t.Errorf("blame on the index mismatch (-git +grove):\n%s", diff)
+	}
+}

@@ -191,3 +191,36 @@ func TestWriteMatchesGitPastTheSearchBound(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteNoContextMatchesGit compares hunks without context (git diff -U0) on texts that end in a common
+// tail of 1 to 3 KB, where git shortens both texts before diffing and a change that could slide into the
+// tail stops at the new end instead.
+func TestWriteNoContextMatchesGit(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var pairs [][2]string
+	for range 300 {
+		a := randomText(r, 5+r.IntN(20))
+		b := edit(r, a)
+		tail := randomText(r, 1+r.IntN(8))
+		for size := 0; size < 1000+r.IntN(2000); {
+			l := strings.Repeat("x", r.IntN(120)) + "\n"
+			tail, size = append(tail, l), size+len(l)
+		}
+		tail = append(tail, randomText(r, r.IntN(8))...)
+		common := strings.Join(tail, "")
+		pairs = append(pairs, [2]string{strings.Join(a, "") + common, strings.Join(b, "") + common})
+	}
+	want := gitHunks(t, pairs, "-U0")
+	bad := 0
+	for i, p := range pairs {
+		if got := ours(p[0], p[1], 0); got != want[i] {
+			bad++
+			if bad <= 3 {
+				t.Errorf("pair %d differs from git -U0:\n--- git\n%s--- ours\n%s", i, want[i], got)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d differ from git -U0", bad, len(pairs))
+	}
+}

@@ -31,7 +31,11 @@ type Stat struct{ Added, Deleted int }
 // when the texts are equal.
 func Write(b *bytes.Buffer, old, new []byte, opt Options) Stat {
 	a, z := SplitLines(old), SplitLines(new)
-	changes := linediff.Diff(a, z)
+	diff := linediff.Diff
+	if opt.Context == 0 {
+		diff = linediff.DiffNoContext // git places changes differently without context
+	}
+	changes := diff(a, z)
 	fn := funcFinder{lines: a, prev: -1, match: opt.FuncLine}
 	if fn.match == nil {
 		fn.match = DefaultFuncLine

@@ -28,6 +28,7 @@ type config struct {
 	maxLines int
 	files    string
 	verbose  bool
+	diverge  bool
 }
 
 func main() {
@@ -38,6 +39,7 @@ func main() {
 	flag.IntVar(&cfg.maxLines, "max-lines", 2000, "only files of at most this many lines")
 	flag.StringVar(&cfg.files, "files", "", "comma-separated paths to blame instead of the busiest")
 	flag.BoolVar(&cfg.verbose, "v", false, "print the first disagreeing lines of each file")
+	flag.BoolVar(&cfg.diverge, "diverge", false, "with -files: find the oldest commit where the two disagree, per file (no timing)")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("blametrue: ")
@@ -73,6 +75,9 @@ func run(cfg config, dir string) error {
 		return err
 	}
 	paths := strings.Split(cfg.files, ",")
+	if cfg.diverge {
+		return diverge(cfg, dir, paths)
+	}
 	if cfg.files == "" {
 		if paths, err = busiest(dir, cfg.n, cfg.maxLines); err != nil {
 			return err

@@ -73,9 +73,12 @@ func compare(want, got []blamed, p string, verbose bool) (commitAgree, agree int
 }
 
 // gitBlame runs `git blame --porcelain HEAD -- p` and parses it.
-func gitBlame(dir, p string) ([]blamed, time.Duration, error) {
+func gitBlame(dir, p string) ([]blamed, time.Duration, error) { return gitBlameAt(dir, "HEAD", p) }
+
+// gitBlameAt runs `git blame --porcelain rev -- p` and parses it.
+func gitBlameAt(dir, rev, p string) ([]blamed, time.Duration, error) {
 	start := time.Now()
-	out, err := runGit(dir, "blame", "--porcelain", "HEAD", "--", p)
+	out, err := runGit(dir, "blame", "--porcelain", rev, "--", p)
 	d := time.Since(start)
 	if err != nil {
 		return nil, d, err
@@ -121,7 +124,16 @@ type groveOut struct {
 
 // groveBlame calls git_blame on the whole file (up to its 2,000-line cap).
 func groveBlame(c *benchutil.Raw, dir, p string) ([]blamed, time.Duration, error) {
-	res, d, err := c.CallTool("git_blame", map[string]any{"repo_path": dir, "path": p})
+	return groveBlameAt(c, dir, "", p)
+}
+
+// groveBlameAt calls git_blame on the whole file at revision rev ("" for HEAD).
+func groveBlameAt(c *benchutil.Raw, dir, rev, p string) ([]blamed, time.Duration, error) {
+	args := map[string]any{"repo_path": dir, "path": p}
+	if rev != "" {
+		args["revision"] = rev
+	}
+	res, d, err := c.CallTool("git_blame", args)
 	if err != nil {
 		return nil, d, err
 	}

@@ -3,7 +3,6 @@ package blame
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -73,8 +72,8 @@ type prefetcher struct {
 
 // startPrefetch starts reading the history of blob at path from commit start.
 func startPrefetch(ctx context.Context, rp *repo.Repo, g *commitgraph.Graph, start *node, path string, blob plumbing.Hash) *prefetcher {
-	dir := filepath.Join("objects", "pack")
-	p := &prefetcher{ctx: ctx, packs: packread.OpenIn(rp.CommonRoot(), dir), chain: packread.OpenIn(rp.CommonRoot(), dir), graph: g,
+	readers := rp.ReadAhead()
+	p := &prefetcher{ctx: ctx, packs: readers[0], chain: readers[1], graph: g,
 		stop: make(chan struct{}), promised: map[originKey]bool{}, found: map[originKey]*ahead{},
 		nodes: map[plumbing.Hash]*node{}}
 	p.ready, p.work, p.room = sync.NewCond(&p.mu), sync.NewCond(&p.mu), sync.NewCond(&p.mu)
@@ -102,7 +101,8 @@ func (p *prefetcher) seed(n *node, path string, blob plumbing.Hash) {
 	p.work.Signal()
 }
 
-// close stops both goroutines and waits for them.
+// close stops both goroutines and waits for them; the readers stay open, the repository's (see
+// repo.Repo.ReadAhead).
 func (p *prefetcher) close() {
 	if p == nil {
 		return
@@ -114,8 +114,6 @@ func (p *prefetcher) close() {
 	p.work.Broadcast()
 	p.room.Broadcast()
 	p.wg.Wait()
-	p.packs.Close()
-	p.chain.Close()
 }
 
 // take returns what was prefetched for commit h at path, waiting for it if the prefetcher has queued it;

@@ -248,7 +248,7 @@ func (b *blamer) passToParent(o *blameOrigin, p parentVersion, sus []suspect) ([
 	if err != nil {
 		return nil, err
 	}
-	keep, passed := splitSuspects(sus, b.differ.Diff(theirs, mine))
+	keep, passed := splitSuspects(sus, b.differ.DiffNoContext(theirs, mine))
 	b.give(p.c, p.path, p.blob, p.chain, passed)
 	b.release(p.blob)
 	return keep, nil

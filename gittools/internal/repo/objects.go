@@ -56,6 +56,7 @@ type objectStore struct {
 	cache   cache.Object
 	loose   []*os.Root             // the objects directory, then its alternates, recursively
 	packs   *packread.Reader       // the objects directory's packs (see packed.go)
+	ahead   [2]*packread.Reader    // the same packs, for reading ahead (see ReadAhead); nil until asked
 	common  *os.Root               // the common dir (holds config), pinned by the Repo: not closed here
 	git     *os.Root               // the git dir (holds config.worktree, for extensions.worktreeConfig), likewise
 	shallow map[plumbing.Hash]bool // the boundary commits of a shallow clone (see shallow.go)
@@ -122,6 +123,11 @@ func (s *objectStore) Close() error {
 	}
 	s.loose = nil
 	s.packs.Close()
+	for _, r := range s.ahead {
+		if r != nil {
+			r.Close()
+		}
+	}
 	return s.Storage.Close()
 }
 

@@ -89,10 +89,12 @@ func (rp *Repo) RawObject(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error
 	return ReadPrefix(o, o.Size())
 }
 
-// WarmPacks reads the pack indexes, so the first object read does not.
+// WarmPacks reads the pack indexes, so the first object read does not, and those of the read-ahead
+// readers (see ReadAhead).
 func (rp *Repo) WarmPacks() {
 	if rp.Store != nil {
 		_ = rp.Store.packs.Load() // packs it cannot read are left to go-git
+		rp.warmAhead()
 	}
 }
 
