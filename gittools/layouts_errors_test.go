@@ -80,7 +80,10 @@ func TestLayoutsRefusedClearly(t *testing.T) {
 			dir := filepath.Join(filepath.Dir(f.dir), "bare.git")
 			f.gitIn(filepath.Dir(f.dir), "clone", "-q", "--bare", f.dir, dir)
 			return scopeOf(t, dir), "", "a.txt"
-		}, everyTool("is a bare repository", "give a clone's or a linked worktree's directory as the root")},
+		}, map[string][]string{
+			"status": {"is a bare repository: there is no worktree", "git_log, git_show, git_blame and git_diff between two revisions"},
+			"diff":   {"is a bare repository: there is no worktree", "give a clone's or a linked worktree's directory as the root"},
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := layoutBase(t)

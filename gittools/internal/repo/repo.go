@@ -43,6 +43,7 @@ import (
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
+	"github.com/go-git/go-billy/v5"
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/cache"
@@ -76,6 +77,7 @@ type Repo struct {
 	Worktree  string // absolute real path of the worktree
 	GitDir    string // absolute real path of the git dir
 	CommonDir string // gitDir, or the commondir of a linked worktree
+	Bare      bool   // a bare repository: Worktree is GitDir and is never read as a worktree (see CheckBare)
 	Loc       roots.Loc
 	Scope     *roots.Scope // the roots of the request that opened it last: submodules are found inside them
 
@@ -108,7 +110,11 @@ func (rp *Repo) OpenStorage() error {
 		st.Close()
 		return err
 	}
-	g, err := git.Open(store, osfs.New(rp.Worktree, osfs.WithBoundOS()))
+	var wt billy.Filesystem
+	if !rp.Bare {
+		wt = osfs.New(rp.Worktree, osfs.WithBoundOS())
+	}
+	g, err := git.Open(store, wt)
 	if err != nil {
 		store.Close()
 		return err
