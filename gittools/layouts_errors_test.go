@@ -57,14 +57,6 @@ func TestLayoutsRefusedClearly(t *testing.T) {
 			os.WriteFile(filepath.Join(f.dir, ".git"), []byte("gitdir: ../elsewhere.git\n"), 0o644)
 			return scopeOf(t, f.dir), "", "a.txt"
 		}, everyTool(`names the git directory "../elsewhere.git", which is outside every root`, "--root")},
-		{"SHA-256 repository", func(t *testing.T, f *fixture) (*roots.Scope, string, string) {
-			dir := filepath.Join(filepath.Dir(f.dir), "sha256")
-			f.gitIn(filepath.Dir(f.dir), "init", "-q", "--object-format=sha256", dir)
-			os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644)
-			f.gitIn(dir, "add", "a.txt")
-			f.gitIn(dir, "commit", "-q", "-m", "first")
-			return scopeOf(t, dir), "", "a.txt"
-		}, everyTool("SHA-256 repository", "extensions.objectFormat = sha256")},
 		{"unknown repository extension", func(t *testing.T, f *fixture) (*roots.Scope, string, string) {
 			f.git("config", "core.repositoryFormatVersion", "1")
 			f.git("config", "extensions.frobnicate", "true")

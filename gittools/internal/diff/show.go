@@ -54,7 +54,7 @@ func ShowCommit(rp *repo.Repo, ctx context.Context, c *object.Commit) (ShowOut, 
 		return out, "", err
 	}
 	out.Files, out.Patch, out.Truncated = d.Files, patch, d.Truncated
-	header := commitHeader(c, readMailmap(rp))
+	header := commitHeader(c, rp.FullHash(c.Hash), readMailmap(rp))
 	if patch != "" {
 		header += "\n" + patch
 	}
@@ -65,16 +65,17 @@ func ShowCommit(rp *repo.Repo, ctx context.Context, c *object.Commit) (ShowOut, 
 const gitDate = "Mon Jan 2 15:04:05 2006 -0700"
 
 // CommitHeader is the commit part of `git show`/`git log` medium format.
-func CommitHeader(c *object.Commit) string { return commitHeader(c, nil) }
+func CommitHeader(c *object.Commit) string { return commitHeader(c, c.Hash.String(), nil) }
 
-// commitHeader is CommitHeader with the author mapped through mm (nil: as recorded).
-func commitHeader(c *object.Commit, mm *mailmap) string {
+// commitHeader is CommitHeader with the commit's whole name (see repo.FullHash) and the author mapped through
+// mm (nil: as recorded).
+func commitHeader(c *object.Commit, full string, mm *mailmap) string {
 	name, email := c.Author.Name, c.Author.Email
 	if mm != nil {
 		name, email = mm.apply(name, email)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "commit %s\n", c.Hash)
+	fmt.Fprintf(&b, "commit %s\n", full)
 	if len(c.ParentHashes) > 1 {
 		b.WriteString("Merge:")
 		for _, p := range c.ParentHashes {

@@ -23,6 +23,9 @@ var errRefMoved = errors.New("it changed while grove was working (another git co
 // UpdateRef sets ref to r's value if it currently equals old (nil: it must not exist).
 // HEAD lives in the git dir; other refs in the common dir (they differ in a linked worktree).
 func UpdateRef(rp *repo.Repo, r, old *plumbing.Reference) error {
+	if err := rp.Writable(); err != nil {
+		return err
+	}
 	dirPath := rp.CommonDir
 	if r.Name() == plumbing.HEAD {
 		dirPath = rp.GitDir

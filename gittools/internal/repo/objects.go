@@ -60,13 +60,16 @@ type objectStore struct {
 	shallow   map[plumbing.Hash]bool // the boundary commits of a shallow clone (see shallow.go)
 	partial   bool                   // a partial clone (extensions.partialClone): objects may be missing
 	gitDir    string                 // holds config.worktree (extensions.worktreeConfig)
+	sha256    bool                   // objects are named by SHA-256, and found by key (see objectformat.go)
 }
 
 // newObjectStore opens the storage of a git dir whose objects and config live in commonDir.
 func newObjectStore(st *filesystem.Storage, c cache.Object, gitDir, commonDir string) (*objectStore, error) {
 	objects := filepath.Join(commonDir, "objects")
+	hashLen := hashLenOf(commonDir)
 	s := &objectStore{Storage: st, cache: c, commonDir: commonDir, gitDir: gitDir, shallow: readShallow(commonDir),
-		partial: isPartialClone(commonDir), packs: packread.Open(filepath.Join(objects, "pack"))}
+		partial: isPartialClone(commonDir), packs: packread.OpenHash(filepath.Join(objects, "pack"), hashLen),
+		sha256: hashLen == sha256Len}
 	if err := s.addLoose(objects, 0); err != nil {
 		s.Close()
 		return nil, err
@@ -120,7 +123,9 @@ func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 	if !ok {
 		var err error
 		var p *packedObj
-		if p, err = s.packed(h); err == nil {
+		if s.sha256 {
+			o, err = s.object256(h)
+		} else if p, err = s.packed(h); err == nil {
 			o = p
 		} else if errors.Is(err, errNotPacked) {
 			if o, err = s.looseObject(h); errors.Is(err, fs.ErrNotExist) {

@@ -1,0 +1,125 @@
+package gittools
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/grove-mcp/grove/gittools/internal/repo"
+	"github.com/grove-mcp/grove/gittools/internal/writecmd"
+	"github.com/grove-mcp/grove/scope"
+)
+
+// sha256Repo makes a SHA-256 repository beside f's worktree with the history layoutBase gives f's, and
+// returns its worktree.
+func sha256Repo(t *testing.T, f *fixture) string {
+	t.Helper()
+	dir := filepath.Join(filepath.Dir(f.dir), "sha256")
+	f.gitIn(filepath.Dir(f.dir), "init", "-q", "-b", "main", "--object-format=sha256", dir)
+	for _, c := range []struct {
+		msg   string
+		files []string
+	}{
+		{"first", []string{"a.txt", "one\ntwo\nthree\n", "docs/guide.md", "# guide\n", "src/main.go", "package main\n", "src/lib/x.go", "package lib\n"}},
+		{"second", []string{"a.txt", "one\n2\nthree\nfour\n", "docs/more.md", "more\n"}},
+		{"third", []string{"src/main.go", "package main\n\nfunc main() {}\n", "a.txt", "one\n2\nthree\nfour\nfive\n"}},
+	} {
+		writeFiles(t, dir, c.files...)
+		f.gitIn(dir, "add", "-A")
+		f.gitIn(dir, "commit", "-q", "-m", c.msg)
+	}
+	return dir
+}
+
+// writeFiles creates or replaces files (pairs of a slash path relative to dir and its content).
+func writeFiles(t *testing.T, dir string, files ...string) {
+	t.Helper()
+	for i := 0; i+1 < len(files); i += 2 {
+		p := filepath.Join(dir, filepath.FromSlash(files[i]))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(files[i+1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// sha256Edits stages one change and leaves another unstaged, a file untracked and one deleted.
+func sha256Edits(t *testing.T, f *fixture, dir string) layout {
+	writeFiles(t, dir, "src/main.go", "package main // staged\n", "new.txt", "n\n")
+	f.gitIn(dir, "add", "src/main.go")
+	writeFiles(t, dir, "a.txt", "one\n2\nthree (edited)\nfour\nfive\n")
+	os.Remove(filepath.Join(dir, "docs/more.md"))
+	return layout{Scope: scopeOf(t, dir), Dir: dir, Blame: "a.txt"}
+}
+
+func TestLayoutsSHA256MatchGit(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		setup func(t *testing.T, f *fixture) layout
+	}{
+		{"SHA-256, loose objects, edited worktree", func(t *testing.T, f *fixture) layout {
+			return sha256Edits(t, f, sha256Repo(t, f))
+		}},
+		{"SHA-256, packed by git gc", func(t *testing.T, f *fixture) layout {
+			dir := sha256Repo(t, f)
+			f.gitIn(dir, "gc", "-q")
+			return sha256Edits(t, f, dir)
+		}},
+		{"SHA-256, packed with deltas, then loose commits", func(t *testing.T, f *fixture) layout {
+			dir := sha256Repo(t, f)
+			var long []byte
+			for i := range 400 {
+				long = append(long, []byte("line "+string(rune('a'+i%26))+"\n")...)
+			}
+			writeFiles(t, dir, "big.txt", string(long))
+			f.gitIn(dir, "add", "big.txt")
+			f.gitIn(dir, "commit", "-q", "-m", "big")
+			writeFiles(t, dir, "big.txt", string(long)+"tail\n", "a.txt", "one\n2\nthree\nfour\nfive\nsix\n")
+			f.gitIn(dir, "commit", "-q", "-am", "bigger")
+			f.gitIn(dir, "repack", "-q", "-a", "-d", "-f", "--depth=10", "--window=10")
+			writeFiles(t, dir, "a.txt", "zero\none\n2\nthree\nfour\nfive\nsix\n")
+			f.gitIn(dir, "commit", "-q", "-am", "loose after the pack")
+			return sha256Edits(t, f, dir)
+		}},
+		{"SHA-256, index v4", func(t *testing.T, f *fixture) layout {
+			dir := sha256Repo(t, f)
+			f.gitIn(dir, "update-index", "--index-version", "4")
+			return sha256Edits(t, f, dir)
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			checkLayout(t, f, tt.setup(t, f))
+		})
+	}
+}
+
+// TestSHA256WritesRefused: the write tools say a SHA-256 repository is read-only, and write nothing.
+func TestSHA256WritesRefused(t *testing.T) {
+	f := newFixture(t)
+	dir := sha256Repo(t, f)
+	writeFiles(t, dir, "a.txt", "changed\n")
+	sc := scopeOf(t, dir)
+	r := New(Options{Scope: scope.Static(sc)})
+	t.Cleanup(func() { r.Close() })
+	ctx := testCtx(t)
+	before := f.gitIn(dir, "status", "--porcelain")
+	errs := map[string]error{}
+	_, _, errs["add"] = r.add(ctx, nil, sc, writecmd.AddArgs{Files: []string{"a.txt"}})
+	_, _, errs["commit"] = r.commitTool(ctx, nil, sc, writecmd.CommitArgs{Message: "m"})
+	_, _, errs["create_branch"] = r.createBranch(ctx, nil, sc, writecmd.CreateBranchArgs{BranchName: "topic"})
+	for tool, err := range errs {
+		if !errors.Is(err, repo.ErrReadOnlySHA256) {
+			t.Errorf("%s: %v, want %q", tool, err, repo.ErrReadOnlySHA256)
+		}
+	}
+	if after := f.gitIn(dir, "status", "--porcelain"); after != before {
+		t.Errorf("status changed from %q to %q", before, after)
+	}
+	if out := f.gitIn(dir, "branch", "--list", "topic"); out != "" {
+		t.Errorf("branch topic was created: %q", out)
+	}
+}
