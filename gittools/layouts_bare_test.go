@@ -51,6 +51,13 @@ func TestBareMatchesGit(t *testing.T) {
 func checkBare(t *testing.T, f *fixture, sc *roots.Scope, repoPath, dir string) {
 	r := New(Options{Scope: scope.Static(sc)})
 	t.Cleanup(func() { r.Close() })
+	checkHistory(t, f, r, sc, repoPath, dir)
+	checkNoWorktree(t, r, sc, repoPath)
+}
+
+// checkHistory compares git_log, git_show, git_diff between revisions and git_blame at two revisions with git's
+// output in dir, whose repository has at least three commits and a.txt.
+func checkHistory(t *testing.T, f *fixture, r *Repos, sc *roots.Scope, repoPath, dir string) {
 	ctx := testCtx(t)
 	t.Run("log", func(t *testing.T) {
 		_, out, err := r.logTool(ctx, nil, sc, history.LogArgs{RepoPath: repoPath})
@@ -72,6 +79,21 @@ func checkBare(t *testing.T, f *fixture, sc *roots.Scope, repoPath, dir string) 
 		}
 		if d := cmp.Diff(f.gitIn(dir, "show", "HEAD~1"), resultText(res)); d != "" {
 			t.Errorf("show mismatch (-git +grove):\n%s", d)
+		}
+	})
+	t.Run("revisions by hash", func(t *testing.T) {
+		full := strings.TrimSpace(f.gitIn(dir, "rev-parse", "HEAD~1"))
+		for _, rev := range []string{full, full[:9]} {
+			res, out, err := r.showTool(ctx, nil, sc, diff.ShowArgs{RepoPath: repoPath, Revision: rev})
+			if err != nil {
+				t.Fatalf("git_show %s: %v", rev, err)
+			}
+			if d := cmp.Diff(f.gitIn(dir, "show", rev), resultText(res)); d != "" {
+				t.Errorf("show %s mismatch (-git +grove):\n%s", rev, d)
+			}
+			if out.Commit.Hash != full {
+				t.Errorf("show %s: commit %s, want %s", rev, out.Commit.Hash, full)
+			}
 		}
 	})
 	t.Run("diff between revisions", func(t *testing.T) {
@@ -99,6 +121,11 @@ func checkBare(t *testing.T, f *fixture, sc *roots.Scope, repoPath, dir string) 
 			}
 		}
 	})
+}
+
+// checkNoWorktree expects the tools that need a worktree or an index to say a bare repository has none.
+func checkNoWorktree(t *testing.T, r *Repos, sc *roots.Scope, repoPath string) {
+	ctx := testCtx(t)
 	t.Run("no worktree", func(t *testing.T) {
 		errs := map[string]error{}
 		_, _, errs["status"] = r.status(ctx, nil, sc, status.StatusArgs{RepoPath: repoPath})

@@ -92,7 +92,29 @@ func TestLayoutsSHA256MatchGit(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			checkLayout(t, f, tt.setup(t, f))
+			l := tt.setup(t, f)
+			checkLayout(t, f, l)
+			r := New(Options{Scope: scope.Static(l.Scope)})
+			t.Cleanup(func() { r.Close() })
+			checkHistory(t, f, r, l.Scope, l.RepoPath, l.Dir)
+		})
+	}
+}
+
+// TestBareSHA256MatchesGit: a bare clone of a SHA-256 repository, packed or not, reads as git reads it.
+func TestBareSHA256MatchesGit(t *testing.T) {
+	for _, packed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "loose", true: "packed"}[packed], func(t *testing.T) {
+			f := newFixture(t)
+			src := sha256Repo(t, f)
+			dir := filepath.Join(filepath.Dir(f.dir), "bare256.git")
+			f.gitIn(filepath.Dir(f.dir), "init", "-q", "--bare", "--object-format=sha256", dir)
+			f.gitIn(src, "push", "-q", dir, "main:main")
+			f.gitIn(dir, "symbolic-ref", "HEAD", "refs/heads/main")
+			if packed {
+				f.gitIn(dir, "gc", "-q")
+			}
+			checkBare(t, f, scopeOf(t, dir), "", dir)
 		})
 	}
 }

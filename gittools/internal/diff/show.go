@@ -36,7 +36,7 @@ type ShowOut struct {
 
 // ShowCommit renders c like `git show` (default format), with the patch against its first parent.
 func ShowCommit(rp *repo.Repo, ctx context.Context, c *object.Commit) (ShowOut, string, error) {
-	out := ShowOut{Commit: repo.NewCommitInfo(c), Message: c.Message}
+	out := ShowOut{Commit: rp.CommitInfo(c), Message: c.Message}
 	var parent plumbing.Hash
 	if len(c.ParentHashes) > 0 {
 		p, err := rp.Git.CommitObject(c.ParentHashes[0])
@@ -119,7 +119,7 @@ const maxShowFile = 100 << 10
 // ShowFile shows path p (asked for as arg) at commit c. The blob's size comes from its header: over the read
 // limit (Options.MaxReadBytes) it is described, not read; otherwise at most maxShowFile bytes of it are read.
 func ShowFile(rp *repo.Repo, c *object.Commit, p, arg string) (ShowOut, string, error) {
-	out := ShowOut{Commit: repo.NewCommitInfo(c)}
+	out := ShowOut{Commit: rp.CommitInfo(c)}
 	if p == "" {
 		return showDir(rp, out, c.TreeHash, "")
 	}

@@ -28,6 +28,7 @@ import (
 
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 	"github.com/grove-mcp/grove/gittools/internal/packread"
@@ -87,16 +88,21 @@ func (rp *Repo) FullHash(h plumbing.Hash) string {
 
 // Summary is e.Summary() with whole names (see FullHash).
 func (rp *Repo) Summary(e *CachedCommit) CommitInfo {
-	ci := e.Summary()
+	if !rp.SHA256() {
+		return e.Summary()
+	}
+	return rp.CommitInfo(e.C)
+}
+
+// CommitInfo is NewCommitInfo(c) with whole names (see FullHash).
+func (rp *Repo) CommitInfo(c *object.Commit) CommitInfo {
+	ci := NewCommitInfo(c)
 	if !rp.SHA256() {
 		return ci
 	}
-	ci.Hash = rp.FullHash(e.C.Hash)
-	if len(ci.Parents) > 0 {
-		ci.Parents = make([]string, len(e.C.ParentHashes))
-		for i, p := range e.C.ParentHashes {
-			ci.Parents[i] = rp.FullHash(p)
-		}
+	ci.Hash = rp.FullHash(c.Hash)
+	for i, p := range c.ParentHashes {
+		ci.Parents[i] = rp.FullHash(p)
 	}
 	return ci
 }
