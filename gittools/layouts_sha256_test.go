@@ -4,8 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/blame"
+	"github.com/grove-mcp/grove/gittools/internal/diff"
+	"github.com/grove-mcp/grove/gittools/internal/history"
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 	"github.com/grove-mcp/grove/gittools/internal/writecmd"
 	"github.com/grove-mcp/grove/scope"
@@ -143,5 +147,47 @@ func TestSHA256WritesRefused(t *testing.T) {
 	}
 	if out := f.gitIn(dir, "branch", "--list", "topic"); out != "" {
 		t.Errorf("branch topic was created: %q", out)
+	}
+}
+
+// TestSHA256BigBlobCapped: a SHA-256 blob over the 32 MiB grove reads whole is sized, not read, whatever the
+// read limit: the diff names it with the limit and blame says the limit, loose or packed.
+func TestSHA256BigBlobCapped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 33 MiB file")
+	}
+	for _, packed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "loose", true: "packed"}[packed], func(t *testing.T) {
+			f := newFixture(t)
+			dir := sha256Repo(t, f)
+			writeFiles(t, dir, "big.txt", strings.Repeat("0123456789abcdef\n", 33<<20/17))
+			f.gitIn(dir, "add", "big.txt")
+			f.gitIn(dir, "commit", "-q", "-m", "big")
+			if packed {
+				f.gitIn(dir, "gc", "-q")
+			}
+			sc := scopeOf(t, dir)
+			r := New(Options{Scope: scope.Static(sc), MaxReadBytes: 64 << 20}) // past the 32 MiB of SHA-256 blobs
+			t.Cleanup(func() { r.Close() })
+			ctx := testCtx(t)
+			res, out, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{Target: "HEAD~1..HEAD"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Files) != 1 || out.Files[0].Path != "big.txt" {
+				t.Errorf("git_diff files %+v, want big.txt alone; text:\n%s", out.Files, resultText(res))
+			}
+			if text := resultText(res); !strings.Contains(text, "blob of 33 MiB not shown (over the 32 MiB limit") {
+				t.Errorf("git_diff of a 33 MiB blob does not say the limit:\n%s", text)
+			}
+			_, _, err = r.blameTool(ctx, nil, sc, blame.BlameArgs{Path: "big.txt"})
+			if err == nil || !strings.Contains(err.Error(), "limit") {
+				t.Errorf("git_blame of a 33 MiB blob: %v, want an error that says the limit", err)
+			}
+			_, _, err = r.logTool(ctx, nil, sc, history.LogArgs{})
+			if err != nil {
+				t.Errorf("git_log: %v", err)
+			}
+		})
 	}
 }

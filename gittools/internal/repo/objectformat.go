@@ -144,7 +144,8 @@ func keyOf(name []byte) (h plumbing.Hash) {
 }
 
 // object256 reads the object whose key is h from the packs or a loose file, its names rewritten to keys.
-// Blobs over maxObjectBytes are refused: there is no go-git reader to stream them.
+// A blob over maxObjectBytes comes back as an oversized object, whose size readers check before they read it
+// (ReadBlobCapped) and whose content is refused: there is no go-git reader to stream it.
 func (s *objectStore) object256(h plumbing.Hash) (plumbing.EncodedObject, error) {
 	typ, data, err := s.packs.Read(h, func(packread.Type) int64 { return maxObjectBytes })
 	if errors.Is(err, packread.ErrNotFound) {
@@ -156,6 +157,8 @@ func (s *objectStore) object256(h plumbing.Hash) (plumbing.EncodedObject, error)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, packread.ErrNotFound):
 		return nil, plumbing.ErrObjectNotFound
+	case errors.As(err, &tl) && tl.Type == packread.Blob:
+		return &oversized{hash: h, size: tl.Size}, nil
 	case errors.As(err, &tl):
 		return nil, refusedObject(plumbing.ObjectType(tl.Type), h, tl.Size)
 	case err != nil:
@@ -188,7 +191,7 @@ func (s *objectStore) loose256(h plumbing.Hash) (plumbing.ObjectType, []byte, er
 	}
 	defer r.Close()
 	if lo.size > maxObjectBytes {
-		return 0, nil, refusedObject(lo.typ, h, lo.size)
+		return 0, nil, &packread.TooLargeError{Type: packread.Type(lo.typ), Size: lo.size, Limit: maxObjectBytes}
 	}
 	data := make([]byte, lo.size)
 	if _, err := io.ReadFull(r, data); err != nil {
@@ -303,4 +306,24 @@ func (s *objectStore) SetEncodedObject(o plumbing.EncodedObject) (plumbing.Hash,
 		return plumbing.ZeroHash, ErrReadOnlySHA256
 	}
 	return s.Storage.SetEncodedObject(o)
+}
+
+// oversized is a SHA-256 blob over maxObjectBytes: its size is known, its content is not read.
+type oversized struct {
+	hash plumbing.Hash
+	size int64
+}
+
+func (o *oversized) Hash() plumbing.Hash         { return o.hash }
+func (o *oversized) Type() plumbing.ObjectType   { return plumbing.BlobObject }
+func (o *oversized) Size() int64                 { return o.size }
+func (o *oversized) SetType(plumbing.ObjectType) {}
+func (o *oversized) SetSize(int64)               {}
+func (o *oversized) Writer() (io.WriteCloser, error) {
+	return nil, errors.New("objects are read-only")
+}
+
+// Reader refuses the content, saying the limit.
+func (o *oversized) Reader() (io.ReadCloser, error) {
+	return nil, refusedObject(plumbing.BlobObject, o.hash, o.size)
 }

@@ -309,6 +309,9 @@ func (rp *Repo) ReadBlobCapped(h plumbing.Hash, limit int64) ([]byte, int64, err
 	if err != nil {
 		return nil, 0, fmt.Errorf("reading blob %s: %w", h.String()[:ShortLen], err)
 	}
+	if _, big := o.(*oversized); big {
+		limit = min(limit, maxObjectBytes) // what a SHA-256 repository's blobs are read up to
+	}
 	if o.Size() > limit {
 		return nil, o.Size(), &patchtext.TooLarge{Size: o.Size(), Limit: limit}
 	}

@@ -120,6 +120,9 @@ func (rp *Repo) OpenStorage() error {
 		return err
 	}
 	rp.Store, rp.Git = store, g
+	if store.sha256 {
+		rp.MaxRead = min(rp.MaxRead, maxObjectBytes) // SHA-256 blobs are read whole or not at all (object256)
+	}
 	rp.commits, rp.head = CommitCache{}, nil // its commits refer to the old storage
 	return nil
 }
