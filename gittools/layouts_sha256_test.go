@@ -1,6 +1,8 @@
 package gittools
 
 import (
+	"bytes"
+	"compress/zlib"
 	"errors"
 	"os"
 	"path/filepath"
@@ -87,6 +89,22 @@ func TestLayoutsSHA256MatchGit(t *testing.T) {
 			writeFiles(t, dir, "a.txt", "zero\none\n2\nthree\nfour\nfive\nsix\n")
 			f.gitIn(dir, "commit", "-q", "-am", "loose after the pack")
 			return sha256Edits(t, f, dir)
+		}},
+		{"SHA-256, split index", func(t *testing.T, f *fixture) layout {
+			dir := sha256Repo(t, f)
+			f.gitIn(dir, "config", "core.splitIndex", "true")
+			f.gitIn(dir, "update-index", "--split-index")
+			l := sha256Edits(t, f, dir)
+			if data, err := os.ReadFile(filepath.Join(dir, ".git", "index")); err != nil || !bytes.Contains(data, []byte("link")) {
+				t.Fatalf("the index has no link extension (err %v)", err)
+			}
+			return l
+		}},
+		{"SHA-256, sparse checkout cone", func(t *testing.T, f *fixture) layout {
+			dir := sha256Repo(t, f)
+			f.gitIn(dir, "sparse-checkout", "set", "docs")
+			writeFiles(t, dir, "docs/guide.md", "# edited\n")
+			return layout{Scope: scopeOf(t, dir), Dir: dir, Blame: "a.txt"}
 		}},
 		{"SHA-256, index v4", func(t *testing.T, f *fixture) layout {
 			dir := sha256Repo(t, f)
@@ -187,6 +205,44 @@ func TestSHA256BigBlobCapped(t *testing.T) {
 			_, _, err = r.logTool(ctx, nil, sc, history.LogArgs{})
 			if err != nil {
 				t.Errorf("git_log: %v", err)
+			}
+		})
+	}
+}
+
+// TestSHA256HostileObjects: a malformed tree and a loose object whose header lies about its size are errors
+// that name the object, never a crash, and the tools that do not need them still answer.
+func TestSHA256HostileObjects(t *testing.T) {
+	for _, tt := range []struct {
+		name, rev, content string
+		want               string
+	}{
+		{"truncated tree entry", "HEAD^{tree}", "tree 20\x00100644 a.txt\x00abcdefg", "malformed tree"},
+		{"tree claiming 1 GiB", "HEAD^{tree}", "tree 1073741824\x00", "over the 32 MiB limit"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			dir := sha256Repo(t, f)
+			full := strings.TrimSpace(f.gitIn(dir, "rev-parse", tt.rev))
+			p := filepath.Join(dir, ".git", "objects", full[:2], full[2:])
+			var b bytes.Buffer
+			z := zlib.NewWriter(&b)
+			z.Write([]byte(tt.content))
+			z.Close()
+			os.Chmod(p, 0o644)
+			if err := os.WriteFile(p, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			sc := scopeOf(t, dir)
+			r := New(Options{Scope: scope.Static(sc)})
+			t.Cleanup(func() { r.Close() })
+			ctx := testCtx(t)
+			if _, _, err := r.logTool(ctx, nil, sc, history.LogArgs{}); err != nil {
+				t.Errorf("git_log: %v", err)
+			}
+			_, _, err := r.diffTool(ctx, nil, sc, diff.DiffArgs{Target: "HEAD~1..HEAD"})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("git_diff: %v, want an error saying %q", err, tt.want)
 			}
 		})
 	}
