@@ -156,3 +156,22 @@ func TestBareOutsideRootsRefused(t *testing.T) {
 		t.Errorf("git_log on a bare repository with alternates outside the roots: %v, want no git repository", err)
 	}
 }
+
+// TestBareLookalikeIgnored: a worktree directory with HEAD, objects and refs but no valid HEAD is not taken for a
+// bare repository: discovery goes on up to the repository holding it, as git's does.
+func TestBareLookalikeIgnored(t *testing.T) {
+	f := layoutBase(t)
+	f.write("look/HEAD", "not a ref\n", "look/objects/x", "x\n", "look/refs/y", "y\n")
+	r, sc := f.repos()
+	_, out, err := r.logTool(testCtx(t), nil, sc, history.LogArgs{RepoPath: roots.URI(filepath.Join(f.dir, "look"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{}
+	for _, c := range out.Commits {
+		got = append(got, c.Hash)
+	}
+	if d := cmp.Diff(strings.Fields(f.git("log", "-20", "--format=%H")), got); d != "" {
+		t.Errorf("git_log from look/ mismatch with the enclosing repository's (-git +grove):\n%s", d)
+	}
+}

@@ -3,20 +3,22 @@ package repo
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
+	"strings"
 
 	"github.com/grove-mcp/grove/roots"
 )
 
-// IsBare reports whether dir (inside sc) looks like a bare repository: HEAD, objects and refs and no worktree.
+// IsBare reports whether dir (inside sc) looks like a bare repository, as git tells a git directory: a HEAD file
+// holding a symbolic ref under refs/ or an object name, and objects and refs directories.
 func IsBare(sc *roots.Scope, dir string) bool {
 	loc, ok := sc.Locate(dir)
 	if !ok || loc.Root.File {
 		return false
 	}
-	head, err := loc.Join("HEAD").Lstat()
-	if err != nil || !head.Mode().IsRegular() {
+	if !validHead(loc.Join("HEAD")) {
 		return false
 	}
 	for _, d := range []string{"objects", "refs"} {
@@ -25,6 +27,25 @@ func IsBare(sc *roots.Scope, dir string) bool {
 		}
 	}
 	return true
+}
+
+// maxHeadFile bounds what is read of a HEAD file: a symbolic ref or an object name and a newline.
+const maxHeadFile = 512
+
+// validHead reports whether the regular file at loc reads as a HEAD: "ref: refs/…" or 40 or 64 hex digits.
+func validHead(loc roots.Loc) bool {
+	f, _, err := loc.OpenFile()
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, maxHeadFile)
+	n, _ := io.ReadFull(f, buf)
+	head := strings.TrimRight(string(buf[:n]), "\n")
+	if strings.HasPrefix(head, "ref: refs/") {
+		return true
+	}
+	return (len(head) == 40 || len(head) == 64) && IsHex(head)
 }
 
 // CheckBare is CheckRepo for a bare repository at dir (see IsBare): its objects and alternates must lie inside the
