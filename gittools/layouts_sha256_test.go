@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/grove-mcp/grove/gittools/internal/blame"
 	"github.com/grove-mcp/grove/gittools/internal/diff"
 	"github.com/grove-mcp/grove/gittools/internal/history"
@@ -245,5 +247,32 @@ func TestSHA256HostileObjects(t *testing.T) {
 				t.Errorf("git_diff: %v, want an error saying %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestSHA256PromptsShowWholeNames: the review prompts' commit header and file history name commits with all
+// 64 digits, as git show does.
+func TestSHA256PromptsShowWholeNames(t *testing.T) {
+	f := newFixture(t)
+	dir := sha256Repo(t, f)
+	sc := scopeOf(t, dir)
+	r := New(Options{Scope: scope.Static(sc)})
+	t.Cleanup(func() { r.Close() })
+	ctx := testCtx(t)
+	msg, _, err := r.Show(ctx, sc, "", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := f.gitIn(dir, "show", "-s", "HEAD"); msg != want {
+		t.Errorf("Show header mismatch (-git +grove):\n%s", cmp.Diff(want, msg))
+	}
+	hist, err := r.FileLog(ctx, sc, filepath.Join(dir, "a.txt"), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range strings.Fields(f.gitIn(dir, "log", "--format=%H", "--", "a.txt")) {
+		if !strings.Contains(hist, "commit "+h+"\n") {
+			t.Errorf("FileLog does not name commit %s:\n%s", h, hist)
+		}
 	}
 }

@@ -67,6 +67,10 @@ const gitDate = "Mon Jan 2 15:04:05 2006 -0700"
 // CommitHeader is the commit part of `git show`/`git log` medium format.
 func CommitHeader(c *object.Commit) string { return commitHeader(c, c.Hash.String(), nil) }
 
+// CommitHeaderIn is CommitHeader with the commit's whole name in rp (see repo.FullHash: 64 digits in a SHA-256
+// repository).
+func CommitHeaderIn(rp *repo.Repo, c *object.Commit) string { return commitHeader(c, rp.FullHash(c.Hash), nil) }
+
 // commitHeader is CommitHeader with the commit's whole name (see repo.FullHash) and the author mapped through
 // mm (nil: as recorded).
 func commitHeader(c *object.Commit, full string, mm *mailmap) string {
