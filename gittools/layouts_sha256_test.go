@@ -276,3 +276,24 @@ func TestSHA256PromptsShowWholeNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSHA256LooseFIFO: a FIFO where a loose-object directory or file should be is passed over, never waited on.
+func TestSHA256LooseFIFO(t *testing.T) {
+	f := newFixture(t)
+	dir := sha256Repo(t, f)
+	full := strings.TrimSpace(f.gitIn(dir, "rev-parse", "HEAD:a.txt"))
+	fan := filepath.Join(dir, ".git", "objects", full[:2])
+	if err := os.RemoveAll(fan); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(fan); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	sc := scopeOf(t, dir)
+	r := New(Options{Scope: scope.Static(sc)})
+	t.Cleanup(func() { r.Close() })
+	_, _, err := r.blameTool(testCtx(t), nil, sc, blame.BlameArgs{Path: "a.txt"})
+	if err == nil {
+		t.Error("git_blame of a blob behind a FIFO: no error")
+	}
+}

@@ -69,7 +69,9 @@ func CommitHeader(c *object.Commit) string { return commitHeader(c, c.Hash.Strin
 
 // CommitHeaderIn is CommitHeader with the commit's whole name in rp (see repo.FullHash: 64 digits in a SHA-256
 // repository).
-func CommitHeaderIn(rp *repo.Repo, c *object.Commit) string { return commitHeader(c, rp.FullHash(c.Hash), nil) }
+func CommitHeaderIn(rp *repo.Repo, c *object.Commit) string {
+	return commitHeader(c, rp.FullHash(c.Hash), nil)
+}
 
 // commitHeader is CommitHeader with the commit's whole name (see repo.FullHash) and the author mapped through
 // mm (nil: as recorded).

@@ -208,7 +208,7 @@ func (s *objectStore) loose256(h plumbing.Hash) (plumbing.ObjectType, []byte, er
 func (s *objectStore) looseName(h plumbing.Hash) (string, *os.Root, error) {
 	key := h.String()
 	for _, dir := range s.loose {
-		d, err := dir.Open(key[:2])
+		d, err := dir.OpenFile(key[:2], os.O_RDONLY|gitfmt.OpenNoBlock, 0) // never wait on a FIFO
 		if err != nil {
 			continue
 		}
