@@ -40,6 +40,8 @@ const (
 	// maxLooseScan bounds the entries of one loose-object directory looked through for a key (git's own
 	// repositories keep a few hundred there before gc packs them).
 	maxLooseScan = 1 << 20
+	// maxNames bounds the whole names remembered by fullName: a blame names at most a few thousand commits.
+	maxNames = 1 << 14
 )
 
 // ErrReadOnlySHA256 is what every write tool says in a SHA-256 repository.
@@ -239,15 +241,24 @@ func findPrefix(d fs.ReadDirFile, prefix string) (string, error) {
 	return "", fs.ErrNotExist
 }
 
-// fullName is the whole hex name of the object whose key is h.
+// fullName is the whole hex name of the object whose key is h. Caller holds the repository's lock.
 func (s *objectStore) fullName(h plumbing.Hash) (string, bool) {
-	if full, ok := s.packs.Full(h[:]); ok {
-		return hex.EncodeToString(full), true
+	if full, ok := s.names[h]; ok {
+		return full, true
 	}
-	if name, _, err := s.looseName(h); err == nil {
-		return strings.Replace(name, string(filepath.Separator), "", 1), true
+	var full string
+	if name, ok := s.packs.Full(h[:]); ok {
+		full = hex.EncodeToString(name)
+	} else if name, _, err := s.looseName(h); err == nil {
+		full = strings.Replace(name, string(filepath.Separator), "", 1)
+	} else {
+		return "", false
 	}
-	return "", false
+	if s.names == nil || len(s.names) >= maxNames {
+		s.names = map[plumbing.Hash]string{}
+	}
+	s.names[h] = full
+	return full, true
 }
 
 // rekey rewrites the object names inside an object of a SHA-256 repository to keys (see the top of the file).

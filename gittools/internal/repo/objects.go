@@ -54,13 +54,14 @@ var errInflated = errors.New("object content does not match the size in its head
 type objectStore struct {
 	*filesystem.Storage
 	cache     cache.Object
-	loose     []*os.Root             // the objects directory, then its alternates, recursively
-	packs     *packread.Reader       // the objects directory's packs (see packed.go)
-	commonDir string                 // holds config
-	shallow   map[plumbing.Hash]bool // the boundary commits of a shallow clone (see shallow.go)
-	partial   bool                   // a partial clone (extensions.partialClone): objects may be missing
-	gitDir    string                 // holds config.worktree (extensions.worktreeConfig)
-	sha256    bool                   // objects are named by SHA-256, and found by key (see objectformat.go)
+	loose     []*os.Root               // the objects directory, then its alternates, recursively
+	packs     *packread.Reader         // the objects directory's packs (see packed.go)
+	commonDir string                   // holds config
+	shallow   map[plumbing.Hash]bool   // the boundary commits of a shallow clone (see shallow.go)
+	partial   bool                     // a partial clone (extensions.partialClone): objects may be missing
+	gitDir    string                   // holds config.worktree (extensions.worktreeConfig)
+	sha256    bool                     // objects are named by SHA-256, and found by key (see objectformat.go)
+	names     map[plumbing.Hash]string // whole names found by fullName, at most maxNames
 }
 
 // newObjectStore opens the storage of a git dir whose objects and config live in commonDir.
