@@ -58,7 +58,7 @@ func (r *Repos) Show(ctx context.Context, sc *roots.Scope, repoPath, revision st
 	if err != nil {
 		return "", "", err
 	}
-	return diff.CommitHeader(c), out.Patch, nil
+	return diff.CommitHeaderIn(rp, c), out.Patch, nil
 }
 
 // FileLog returns the last max commits that changed the file at path (absolute or a file:// URI inside the
@@ -101,7 +101,7 @@ func fileLogText(rp *repo.Repo, ctx context.Context, out history.LogOut, rel str
 		if err != nil {
 			return "", err
 		}
-		b.WriteString(diff.CommitHeader(c))
+		b.WriteString(diff.CommitHeaderIn(rp, c))
 		var parent = plumbing.ZeroHash
 		if len(c.ParentHashes) > 0 {
 			p, err := rp.Git.CommitObject(c.ParentHashes[0])

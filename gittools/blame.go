@@ -28,7 +28,7 @@ func (r *Repos) blameTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots
 	if in.StartLine < 0 || in.EndLine < 0 || in.EndLine > 0 && in.EndLine < in.StartLine {
 		return nil, blame.BlameOut{}, fmt.Errorf("invalid line range %d-%d", in.StartLine, in.EndLine)
 	}
-	rp, unlock, err := r.open(ctx, sc, impliedRepo(sc, in.RepoPath, in.Path))
+	rp, unlock, err := r.openHistory(ctx, sc, impliedRepo(sc, in.RepoPath, in.Path))
 	if err != nil {
 		return nil, blame.BlameOut{}, err
 	}

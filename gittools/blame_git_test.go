@@ -38,7 +38,7 @@ func gitBlameCommits(t testing.TB, dir, home, rev, path string) []string {
 			got = append(got, strings.Join(head, " ")+" "+paths[head[0]])
 		case strings.HasPrefix(l, "filename "):
 			paths[head[0]] = strings.TrimPrefix(l, "filename ")
-		case len(f) >= 3 && len(f[0]) == 40 && repo.IsHex(f[0]):
+		case len(f) >= 3 && (len(f[0]) == 40 || len(f[0]) == 64) && repo.IsHex(f[0]):
 			head = f[:3]
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/diff"
 
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
+	"github.com/grove-mcp/grove/gittools/internal/repo"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,11 +28,14 @@ func (r *Repos) diffTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 	if err != nil {
 		return nil, diff.DiffOut{}, err
 	}
-	rp, unlock, err := r.open(ctx, sc, impliedRepo(sc, in.RepoPath, in.Path))
+	rp, unlock, err := r.openHistory(ctx, sc, impliedRepo(sc, in.RepoPath, in.Path))
 	if err != nil {
 		return nil, diff.DiffOut{}, err
 	}
 	defer unlock()
+	if _, _, between := repo.SplitRange(in.Target); rp.Bare && !between {
+		return nil, diff.DiffOut{}, repo.ErrBare(in.RepoPath)
+	}
 	limit, err := rp.RepoRel(sc, in.Path)
 	if err != nil {
 		return nil, diff.DiffOut{}, err

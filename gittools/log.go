@@ -21,7 +21,7 @@ func (r *Repos) addLog(s *mcp.Server) {
 }
 
 func (r *Repos) logTool(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in history.LogArgs) (*mcp.CallToolResult, history.LogOut, error) {
-	rp, unlock, err := r.open(ctx, sc, impliedRepo(sc, in.RepoPath, in.Path))
+	rp, unlock, err := r.openHistory(ctx, sc, impliedRepo(sc, in.RepoPath, in.Path))
 	if err != nil {
 		return nil, history.LogOut{}, err
 	}

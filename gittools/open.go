@@ -17,7 +17,19 @@ import (
 // open resolves repoPath through sc, finds the repository by walking up from it (never above its root), checks
 // that everything the repository points at lies inside sc, and returns it locked; call the returned func to unlock.
 // repoPath is an absolute path or file:// URI; "" means the only root when there is exactly one.
+// A bare repository is refused: open is for the tools that read or write a worktree or an index.
 func (r *Repos) open(ctx context.Context, sc *roots.Scope, repoPath string) (*repo.Repo, func(), error) {
+	rp, unlock, err := r.openHistory(ctx, sc, repoPath)
+	if err == nil && rp.Bare {
+		unlock()
+		return nil, nil, repo.ErrBare(repoPath)
+	}
+	return rp, unlock, err
+}
+
+// openHistory is open for the tools that read only objects and refs (log, show, blame, diff between revisions),
+// which a bare repository (rp.Bare) serves as well.
+func (r *Repos) openHistory(ctx context.Context, sc *roots.Scope, repoPath string) (*repo.Repo, func(), error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -121,10 +133,13 @@ func (r *Repos) discover(sc *roots.Scope, repoPath string) (repo.Found, error) {
 			}
 			return f, nil
 		}
-		if dir == top || dir == filepath.Dir(dir) {
-			if repo.IsBare(sc, start) {
-				return repo.Found{}, repo.ErrBare(repoPath)
+		if filepath.Base(dir) != ".git" && repo.IsBare(sc, dir) {
+			if f, ok := repo.CheckBare(sc, dir, r.log); ok {
+				return f, nil
 			}
+			return repo.Found{}, repo.ErrNoRepo(repoPath)
+		}
+		if dir == top || dir == filepath.Dir(dir) {
 			return repo.Found{}, repo.ErrNoRepo(repoPath)
 		}
 	}

@@ -25,7 +25,7 @@ func (r *Repos) showTool(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.
 	if in.Revision == "" {
 		return nil, diff.ShowOut{}, fmt.Errorf("revision is required")
 	}
-	rp, unlock, err := r.open(ctx, sc, impliedRepo(sc, in.RepoPath, in.Path))
+	rp, unlock, err := r.openHistory(ctx, sc, impliedRepo(sc, in.RepoPath, in.Path))
 	if err != nil {
 		return nil, diff.ShowOut{}, err
 	}

@@ -107,7 +107,7 @@ func describeLines(rp *repo.Repo, out *BlameOut, owners []Owner, lines []string,
 			return err
 		}
 		a := e.C.Author
-		l := BlameLine{Line: start + i, Commit: o.Commit.String(), OrigLine: o.Line, Author: a.Name,
+		l := BlameLine{Line: start + i, Commit: rp.FullHash(o.Commit), OrigLine: o.Line, Author: a.Name,
 			Email: a.Email, Date: a.When.Format("2006-01-02"), Text: strings.TrimSuffix(lines[start+i-1], "\n")}
 		if o.Path != p {
 			l.OrigPath = o.Path

@@ -236,6 +236,6 @@ func loadWorktree(rp *repo.Repo, ctx context.Context, p string) (patchtext.Side,
 			return s, errors.New("file grew while reading")
 		}
 	}
-	s.Hash = plumbing.ComputeHash(plumbing.BlobObject, s.Data)
+	s.Hash = rp.HashBlob(s.Data)
 	return s, nil
 }

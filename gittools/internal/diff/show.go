@@ -36,7 +36,7 @@ type ShowOut struct {
 
 // ShowCommit renders c like `git show` (default format), with the patch against its first parent.
 func ShowCommit(rp *repo.Repo, ctx context.Context, c *object.Commit) (ShowOut, string, error) {
-	out := ShowOut{Commit: repo.NewCommitInfo(c), Message: c.Message}
+	out := ShowOut{Commit: rp.CommitInfo(c), Message: c.Message}
 	var parent plumbing.Hash
 	if len(c.ParentHashes) > 0 {
 		p, err := rp.Git.CommitObject(c.ParentHashes[0])
@@ -54,7 +54,7 @@ func ShowCommit(rp *repo.Repo, ctx context.Context, c *object.Commit) (ShowOut, 
 		return out, "", err
 	}
 	out.Files, out.Patch, out.Truncated = d.Files, patch, d.Truncated
-	header := commitHeader(c, readMailmap(rp))
+	header := commitHeader(c, rp.FullHash(c.Hash), readMailmap(rp))
 	if patch != "" {
 		header += "\n" + patch
 	}
@@ -65,16 +65,23 @@ func ShowCommit(rp *repo.Repo, ctx context.Context, c *object.Commit) (ShowOut, 
 const gitDate = "Mon Jan 2 15:04:05 2006 -0700"
 
 // CommitHeader is the commit part of `git show`/`git log` medium format.
-func CommitHeader(c *object.Commit) string { return commitHeader(c, nil) }
+func CommitHeader(c *object.Commit) string { return commitHeader(c, c.Hash.String(), nil) }
 
-// commitHeader is CommitHeader with the author mapped through mm (nil: as recorded).
-func commitHeader(c *object.Commit, mm *mailmap) string {
+// CommitHeaderIn is CommitHeader with the commit's whole name in rp (see repo.FullHash: 64 digits in a SHA-256
+// repository).
+func CommitHeaderIn(rp *repo.Repo, c *object.Commit) string {
+	return commitHeader(c, rp.FullHash(c.Hash), nil)
+}
+
+// commitHeader is CommitHeader with the commit's whole name (see repo.FullHash) and the author mapped through
+// mm (nil: as recorded).
+func commitHeader(c *object.Commit, full string, mm *mailmap) string {
 	name, email := c.Author.Name, c.Author.Email
 	if mm != nil {
 		name, email = mm.apply(name, email)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "commit %s\n", c.Hash)
+	fmt.Fprintf(&b, "commit %s\n", full)
 	if len(c.ParentHashes) > 1 {
 		b.WriteString("Merge:")
 		for _, p := range c.ParentHashes {
@@ -118,7 +125,7 @@ const maxShowFile = 100 << 10
 // ShowFile shows path p (asked for as arg) at commit c. The blob's size comes from its header: over the read
 // limit (Options.MaxReadBytes) it is described, not read; otherwise at most maxShowFile bytes of it are read.
 func ShowFile(rp *repo.Repo, c *object.Commit, p, arg string) (ShowOut, string, error) {
-	out := ShowOut{Commit: repo.NewCommitInfo(c)}
+	out := ShowOut{Commit: rp.CommitInfo(c)}
 	if p == "" {
 		return showDir(rp, out, c.TreeHash, "")
 	}

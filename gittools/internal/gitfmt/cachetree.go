@@ -13,7 +13,7 @@ import (
 // parseCacheTree reads the TREE extension's pre-order list and records every valid node by full path. A node
 // name git would never write refuses the index (see cacheTreePath); an unreadable tail is ignored, as the
 // cache-tree is only a shortcut.
-func parseCacheTree(out map[string]plumbing.Hash, b []byte) error {
+func parseCacheTree(out map[string]plumbing.Hash, b []byte, hashLen int) error {
 	var stack []frame
 	for first := true; len(b) > 0; first = false {
 		nul := bytes.IndexByte(b, 0)
@@ -35,11 +35,11 @@ func parseCacheTree(out map[string]plumbing.Hash, b []byte) error {
 			return err
 		}
 		if count >= 0 {
-			if len(b) < 20 {
+			if len(b) < hashLen {
 				return nil
 			}
-			out[full] = plumbing.Hash(b[:20])
-			b = b[20:]
+			out[full] = plumbing.Hash(b[:sha1Len])
+			b = b[hashLen:]
 		}
 		stack = append(stack, frame{prefix: full, left: subtrees})
 	}

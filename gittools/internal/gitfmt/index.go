@@ -66,7 +66,11 @@ const MaxIndexFile = 128 << 20
 
 // ReadIndex parses the index file name in the git dir dir (an os.Root, so that a symlinked index cannot lead
 // outside it), never a FIFO (OpenRegular). A missing index is an empty one.
-func ReadIndex(dir *os.Root, name string) (*Index, error) {
+func ReadIndex(dir *os.Root, name string) (*Index, error) { return ReadIndexHash(dir, name, sha1Len) }
+
+// ReadIndexHash is ReadIndex for object names of hashLen bytes: 20, or 32 in a SHA-256 repository, whose names
+// are kept as their first 20 bytes (the size of go-git v5's plumbing.Hash; see repo's object format).
+func ReadIndexHash(dir *os.Root, name string, hashLen int) (*Index, error) {
 	f, err := OpenRegular(dir, name)
 	if errors.Is(err, os.ErrNotExist) {
 		return &Index{ByName: map[string]int{}, CacheTree: map[string]plumbing.Hash{}}, nil
@@ -79,7 +83,7 @@ func ReadIndex(dir *os.Root, name string) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err := checkedIndex(data, name, func(shared string) ([]byte, error) { return readShared(dir, shared) })
+	idx, err := checkedIndex(data, name, hashLen, func(shared string) ([]byte, error) { return readShared(dir, shared) })
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +132,7 @@ func ReadIndexFile(f *os.File, name string) ([]byte, fs.FileInfo, error) {
 // are only whole with the shared index next to it (ReadIndex reads both); so is a sparse index, whose
 // directory entries the write tools cannot update.
 func CheckedIndex(data []byte, name string) (*Index, error) {
-	idx, err := checkedIndex(data, name, nil)
+	idx, err := checkedIndex(data, name, sha1Len, nil)
 	if err == nil && idx.Sparse {
 		return nil, &RefusedFile{File: ".git/" + name, Reason: "it is a sparse index (index.sparse); grove's write tools " +
 			"need a full one: run git sparse-checkout init --no-sparse-index"}
@@ -137,13 +141,13 @@ func CheckedIndex(data []byte, name string) (*Index, error) {
 }
 
 // checkedIndex is CheckedIndex, with shared reading the shared index of a split index (nil: refuse one).
-func checkedIndex(data []byte, name string, shared func(name string) ([]byte, error)) (*Index, error) {
-	idx, err := ParseIndex(data)
-	if errors.Is(err, errIndexFallback) {
+func checkedIndex(data []byte, name string, hashLen int, shared func(name string) ([]byte, error)) (*Index, error) {
+	idx, err := parseIndex(data, hashLen)
+	if errors.Is(err, errIndexFallback) && hashLen == sha1Len {
 		idx, err = DecodeIndex(data)
 	}
 	if err == nil && idx.split != nil {
-		err = mergeSplit(idx, shared)
+		err = mergeSplit(idx, hashLen, shared)
 	}
 	var rf *RefusedFile
 	if errors.As(err, &rf) {
@@ -222,8 +226,19 @@ const (
 // to the previous one, so a small file could otherwise expand to gigabytes of names.
 const maxIndexNames = MaxIndexFile
 
-func ParseIndex(data []byte) (*Index, error) {
-	if len(data) < 12+20 || string(data[:4]) != "DIRC" {
+// sha1Len and sha256Len are the sizes of object names (and of the index's checksum) in the two object formats.
+const (
+	sha1Len   = 20
+	sha256Len = 32
+)
+
+// ParseIndex parses index data of a SHA-1 repository (versions 2 to 4).
+func ParseIndex(data []byte) (*Index, error) { return parseIndex(data, sha1Len) }
+
+// parseIndex parses index data whose object names (and checksum) are hashLen bytes long. A longer name is
+// kept as its first 20 bytes.
+func parseIndex(data []byte, hashLen int) (*Index, error) {
+	if len(data) < 12+hashLen || string(data[:4]) != "DIRC" {
 		return nil, errors.New("not an index file")
 	}
 	version := binary.BigEndian.Uint32(data[4:])
@@ -231,7 +246,7 @@ func ParseIndex(data []byte) (*Index, error) {
 		return nil, errIndexFallback
 	}
 	n := int(binary.BigEndian.Uint32(data[8:]))
-	body := data[:len(data)-20]
+	body := data[:len(data)-hashLen]
 	// Every entry takes at least 64 bytes: a count the file cannot hold is a lie, not an allocation to make.
 	if n > len(body)/64 {
 		return nil, fmt.Errorf("index claims %d entries in %d bytes", n, len(data))
@@ -239,7 +254,7 @@ func ParseIndex(data []byte) (*Index, error) {
 	idx := &Index{Entries: make([]IndexEntry, 0, n), CacheTree: map[string]plumbing.Hash{}}
 	off, names, prev := 12, 0, ""
 	for range n {
-		e, next, err := parseEntry(body, off, version, prev)
+		e, next, err := parseEntry(body, off, version, hashLen, prev)
 		if err != nil {
 			return nil, err
 		}
@@ -249,12 +264,13 @@ func ParseIndex(data []byte) (*Index, error) {
 		idx.Entries = append(idx.Entries, e)
 		off, prev = next, e.Name
 	}
-	return idx, parseExtensions(idx, body[off:])
+	return idx, parseExtensions(idx, body[off:], hashLen)
 }
 
 // parseEntry reads the entry at off; prev is the previous entry's name, which version 4 names are relative to.
-func parseEntry(b []byte, off int, version uint32, prev string) (IndexEntry, int, error) {
-	if off+IndexEntryFixed > len(b) {
+func parseEntry(b []byte, off int, version uint32, hashLen int, prev string) (IndexEntry, int, error) {
+	fixed := IndexEntryFixed - sha1Len + hashLen
+	if off+fixed > len(b) {
 		return IndexEntry{}, 0, errors.New("truncated index entry")
 	}
 	u32 := func(i int) uint32 { return binary.BigEndian.Uint32(b[off+i:]) }
@@ -262,11 +278,11 @@ func parseEntry(b []byte, off int, version uint32, prev string) (IndexEntry, int
 		CtimeS: u32(0), CtimeNs: u32(4), MtimeS: u32(8), MtimeNs: u32(12),
 		Ino: u32(20), Mode: filemode.FileMode(u32(24)), Size: u32(36),
 	}
-	copy(e.Hash[:], b[off+40:off+60])
-	flags := binary.BigEndian.Uint16(b[off+60:])
+	copy(e.Hash[:], b[off+40:off+40+hashLen])
+	flags := binary.BigEndian.Uint16(b[off+40+hashLen:])
 	e.Stage = int(flags>>12) & 3
 	e.AssumeValid = flags&flagAssumeValid != 0
-	p := off + IndexEntryFixed
+	p := off + fixed
 	if flags&flagExtended != 0 {
 		if p+2 > len(b) {
 			return IndexEntry{}, 0, errors.New("truncated index entry")
@@ -331,7 +347,7 @@ func offsetVarint(b []byte, p int) (uint64, int, bool) {
 // parseExtensions reads the cache-tree (TREE), a split index's link and a sparse index's mark (sdir). Other
 // optional extensions (an upper-case first letter: REUC, UNTR, FSMN, EOIE, IEOT) are skipped, as
 // gitformat-index(5) allows; an unknown mandatory one (lower case) refuses the index.
-func parseExtensions(idx *Index, b []byte) error {
+func parseExtensions(idx *Index, b []byte, hashLen int) error {
 	for len(b) >= 8 {
 		sig, size := string(b[:4]), int(binary.BigEndian.Uint32(b[4:]))
 		if 8+size > len(b) || size < 0 {
@@ -339,11 +355,11 @@ func parseExtensions(idx *Index, b []byte) error {
 		}
 		switch body := b[8 : 8+size]; {
 		case sig == "TREE":
-			if err := parseCacheTree(idx.CacheTree, body); err != nil {
+			if err := parseCacheTree(idx.CacheTree, body, hashLen); err != nil {
 				return err
 			}
 		case sig == "link":
-			l, err := parseLink(body)
+			l, err := parseLink(body, hashLen)
 			if err != nil {
 				return err
 			}

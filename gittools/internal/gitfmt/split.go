@@ -11,26 +11,24 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
-
-	"github.com/go-git/go-git/v5/plumbing"
 )
 
 // splitLink is the "link" extension: the shared index's hash and the shared entries to delete and replace,
 // as ascending positions.
 type splitLink struct {
-	shared           plumbing.Hash
+	shared           []byte // the shared index's whole name (hashLen bytes)
 	delete, replaced []int
 }
 
 // parseLink reads the link extension's body.
-func parseLink(b []byte) (*splitLink, error) {
-	if len(b) < 20 {
+func parseLink(b []byte, hashLen int) (*splitLink, error) {
+	if len(b) < hashLen {
 		return nil, errors.New("truncated split index link")
 	}
-	l := &splitLink{}
-	copy(l.shared[:], b[:20])
-	b = b[20:]
+	l := &splitLink{shared: b[:hashLen]}
+	b = b[hashLen:]
 	if len(b) == 0 { // written before any entry was split off: no bitmaps
 		return l, nil
 	}
@@ -99,10 +97,10 @@ func ewahBits(b []byte) ([]int, []byte, error) {
 // mergeSplit makes idx, the .git/index of a split index, whole: the shared index's entries (read by shared),
 // less those the delete bitmap marks, with the replace bitmap's ones replaced by idx's first entries in
 // order, and the rest of idx's entries added.
-func mergeSplit(idx *Index, shared func(name string) ([]byte, error)) error {
+func mergeSplit(idx *Index, hashLen int, shared func(name string) ([]byte, error)) error {
 	l := idx.split
 	idx.split = nil
-	if l.shared.IsZero() {
+	if !slices.ContainsFunc(l.shared, func(b byte) bool { return b != 0 }) {
 		return nil
 	}
 	if shared == nil {
@@ -113,7 +111,7 @@ func mergeSplit(idx *Index, shared func(name string) ([]byte, error)) error {
 	if err != nil {
 		return err
 	}
-	base, err := ParseIndex(data)
+	base, err := parseIndex(data, hashLen)
 	if err != nil {
 		return fmt.Errorf("reading the shared index: %w", err)
 	}

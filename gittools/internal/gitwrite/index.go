@@ -47,6 +47,9 @@ type IndexFile struct {
 // LoadIndex reads the repository's index (an empty one if there is none), checked as the read tools check it
 // (checkedIndex) before go-git decodes it for writing. Call close when done.
 func LoadIndex(rp *repo.Repo) (*IndexFile, error) {
+	if err := rp.Writable(); err != nil {
+		return nil, err
+	}
 	gd, err := openDir(rp, rp.GitDir)
 	if err != nil {
 		return nil, err

@@ -24,6 +24,9 @@ var ErrSymlinkParent = errors.New("path is beyond a symbolic link")
 // OpenWorktree opens the repository's worktree as an os.Root, so that no read or write can leave it, not even
 // through a symlink swapped in mid-operation.
 func OpenWorktree(rp *repo.Repo) (*os.Root, error) {
+	if err := rp.Writable(); err != nil {
+		return nil, err
+	}
 	wt, err := rp.Loc.FS().OpenRoot(rp.Loc.Name())
 	if err != nil {
 		return nil, fmt.Errorf("opening the worktree: %w", err)

@@ -31,6 +31,9 @@ func UpdateRef(rp *repo.Repo, r, old *plumbing.Reference) error {
 // exist); Commit then sets the ref. HEAD lives in the git dir; other refs in the common dir (they differ in a
 // linked worktree).
 func LockRef(rp *repo.Repo, r, old *plumbing.Reference) (*LockedFile, error) {
+	if err := rp.Writable(); err != nil {
+		return nil, err
+	}
 	dirPath := rp.CommonDir
 	if r.Name() == plumbing.HEAD {
 		dirPath = rp.GitDir

@@ -31,6 +31,9 @@ func WriteCommonState(rp *repo.Repo, name string, data []byte) error {
 }
 
 func writeStateIn(rp *repo.Repo, base, name string, data []byte) error {
+	if err := rp.Writable(); err != nil {
+		return err
+	}
 	gd, err := openDir(rp, base)
 	if err != nil {
 		return err

@@ -79,9 +79,12 @@ func (c *Cache) Graph(rp *repo.Repo) *commitgraph.Graph {
 		return s.graph
 	}
 	c.mu.Unlock()
-	g, err := commitgraph.Open(rp.CommonRoot(), bloomOptions(rp))
-	if err != nil {
-		g = nil // a missing, corrupt or too large graph: walks read trees
+	var g *commitgraph.Graph
+	if !rp.SHA256() { // a SHA-256 graph names commits with 32 bytes: walks read the commits instead
+		var err error
+		if g, err = commitgraph.Open(rp.CommonRoot(), bloomOptions(rp)); err != nil {
+			g = nil // a missing, corrupt or too large graph: walks read trees
+		}
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

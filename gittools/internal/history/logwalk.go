@@ -157,7 +157,7 @@ func (q *Query) add(out *LogOut, rp *repo.Repo, c *object.Commit) (done bool, er
 	if cap(out.Commits) == 0 { // one allocation for the usual page of commits
 		out.Commits = make([]repo.CommitInfo, 0, min(q.Max, 64))
 	}
-	out.Commits = append(out.Commits, e.Summary())
+	out.Commits = append(out.Commits, rp.Summary(e))
 	return false, nil
 }
 

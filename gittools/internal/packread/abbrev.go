@@ -35,7 +35,7 @@ func (r *Reader) SharedPrefix(name [20]byte) (most int) {
 		x := p.idx
 		i := sort.Search(x.n, func(i int) bool { return bytes.Compare(x.name(i), name[:]) >= 0 })
 		for _, j := range []int{i - 1, i, i + 1} {
-			if j >= 0 && j < x.n && !bytes.Equal(x.name(j), name[:]) {
+			if j >= 0 && j < x.n && !bytes.HasPrefix(x.name(j), name[:]) {
 				most = max(most, SharedHex(x.name(j), name[:]))
 			}
 		}

@@ -14,8 +14,11 @@ import (
 // (objects whose first name byte is <= i), the sorted 20-byte names, a 4-byte CRC per object, a 4-byte offset
 // per object (the most significant bit set: the low 31 bits index the table of 8-byte offsets that follows),
 // then the pack's checksum and the index's own.
+// In a SHA-256 repository (gitformat-pack(5), hash-function-transition) names and checksums are 32 bytes: the
+// layout is the same with every name and checksum that long.
 const (
 	hashLen    = 20
+	sha256Len  = 32
 	idxHeader  = 8
 	fanoutLen  = 256 * 4
 	idxTrailer = 2 * hashLen
@@ -27,20 +30,21 @@ var idxMagic = []byte{0xff, 't', 'O', 'c'}
 
 // idx is a parsed pack index: the file's bytes, checked for consistency, and the positions of its tables.
 type idx struct {
-	file   string
-	data   []byte
-	n      int // objects
-	names  int // offset of the names table
-	off32  int
-	off64  int
-	n64    int   // entries in the 8-byte offset table
-	packSz int64 // the pack's size: offsets must lie before its trailer
-	mapped bool  // data is the file mapped into memory
+	file    string
+	hashLen int // of names and checksums: 20, or 32 for SHA-256
+	data    []byte
+	n       int // objects
+	names   int // offset of the names table
+	off32   int
+	off64   int
+	n64     int   // entries in the 8-byte offset table
+	packSz  int64 // the pack's size: offsets must lie before its trailer
+	mapped  bool  // data is the file mapped into memory
 }
 
 // readIdx reads the index file name from root: its size is checked against the object count in its fanout
 // before the rest is read. ErrNotFound for a layout this reader does not read (version 1, SHA-256 names).
-func readIdx(root *os.Root, name string) (*idx, error) {
+func readIdx(root *os.Root, name string, hashLen int) (*idx, error) {
 	f, err := root.Open(name)
 	if err != nil {
 		return nil, err
@@ -65,16 +69,16 @@ func readIdx(root *os.Root, name string) (*idx, error) {
 		return nil, ErrNotFound // version 1 (no magic) or a later version
 	}
 	n := int64(binary.BigEndian.Uint32(head[idxHeader+fanoutLen-4:]))
-	minSize := idxHeader + fanoutLen + n*perObject + idxTrailer
+	minSize := idxHeader + fanoutLen + n*int64(hashLen+8) + 2*int64(hashLen)
 	// Each object has at most one 8-byte offset.
 	if size < minSize || size > minSize+8*n || (size-minSize)%8 != 0 {
-		if n > 0 && size >= idxHeader+fanoutLen+n*(32+8)+2*32 {
+		if hashLen == 20 && n > 0 && size >= idxHeader+fanoutLen+n*(32+8)+2*32 {
 			return nil, ErrNotFound // SHA-256 names are longer: not this reader's layout
 		}
 		return nil, &CorruptError{File: name, Reason: fmt.Sprintf("index of %d bytes for %d objects", size, n)}
 	}
 	if data := mapFile(f, size); mapFiles && data != nil {
-		x, err := parseIdx(name, data)
+		x, err := parseIdx(name, data, hashLen)
 		if err != nil {
 			unmap(data)
 			return nil, err
@@ -86,7 +90,7 @@ func readIdx(root *os.Root, name string) (*idx, error) {
 	if _, err := f.ReadAt(data, 0); err != nil {
 		return nil, &CorruptError{File: name, Reason: "index changed while read"}
 	}
-	return parseIdx(name, data)
+	return parseIdx(name, data, hashLen)
 }
 
 // close unmaps a mapped index.
@@ -98,9 +102,9 @@ func (x *idx) close() {
 }
 
 // parseIdx checks an index's tables: magic and version, fanout never decreasing, size matching the count.
-func parseIdx(name string, data []byte) (*idx, error) {
+func parseIdx(name string, data []byte, hashLen int) (*idx, error) {
 	bad := func(reason string) error { return &CorruptError{File: name, Reason: reason} }
-	if len(data) < idxHeader+fanoutLen+idxTrailer {
+	if len(data) < idxHeader+fanoutLen+2*hashLen {
 		return nil, bad("truncated index")
 	}
 	if !bytes.Equal(data[:4], idxMagic) || binary.BigEndian.Uint32(data[4:8]) != 2 {
@@ -115,12 +119,12 @@ func parseIdx(name string, data []byte) (*idx, error) {
 		prev = v
 	}
 	n := int64(prev)
-	minSize := idxHeader + fanoutLen + n*perObject + idxTrailer
+	minSize := idxHeader + fanoutLen + n*int64(hashLen+8) + 2*int64(hashLen)
 	size := int64(len(data))
 	if size < minSize || size > minSize+8*n || (size-minSize)%8 != 0 {
 		return nil, bad(fmt.Sprintf("index of %d bytes for %d objects", size, n))
 	}
-	x := &idx{file: name, data: data, n: int(n)}
+	x := &idx{file: name, hashLen: hashLen, data: data, n: int(n)}
 	x.names = idxHeader + fanoutLen
 	x.off32 = x.names + x.n*(hashLen+4)
 	x.off64 = x.off32 + x.n*4
@@ -130,13 +134,15 @@ func parseIdx(name string, data []byte) (*idx, error) {
 
 // packChecksum is the checksum of the pack this index describes.
 func (x *idx) packChecksum() []byte {
-	end := len(x.data) - hashLen
-	return x.data[end-hashLen : end]
+	end := len(x.data) - x.hashLen
+	return x.data[end-x.hashLen : end]
 }
 
-func (x *idx) name(i int) []byte { return x.data[x.names+i*hashLen : x.names+(i+1)*hashLen] }
+func (x *idx) name(i int) []byte { return x.data[x.names+i*x.hashLen : x.names+(i+1)*x.hashLen] }
 
-// find returns the pack offset of the object name, binary-searching the names the fanout selects.
+// find returns the pack offset of the object name, binary-searching the names the fanout selects. name may be
+// shorter than the index's names (the 20-byte key of a SHA-256 name, see Reader.Full): it then matches the
+// first name it begins.
 func (x *idx) find(name []byte) (int64, bool, error) {
 	b := int(name[0])
 	lo := 0
@@ -148,9 +154,9 @@ func (x *idx) find(name []byte) (int64, bool, error) {
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
 		// The first 8 bytes decide nearly every comparison; compare them as one number.
-		c := cmp.Compare(binary.BigEndian.Uint64(x.data[x.names+mid*hashLen:]), want)
+		c := cmp.Compare(binary.BigEndian.Uint64(x.data[x.names+mid*x.hashLen:]), want)
 		if c == 0 {
-			c = bytes.Compare(x.name(mid), name)
+			c = bytes.Compare(x.name(mid)[:min(len(name), x.hashLen)], name)
 		}
 		switch {
 		case c == 0:
@@ -180,7 +186,7 @@ func (x *idx) offset(i int) (int64, error) {
 		}
 		off = int64(u)
 	}
-	if off < packHeader || off >= x.packSz-hashLen {
+	if off < packHeader || off >= x.packSz-int64(x.hashLen) {
 		return 0, &CorruptError{File: x.file, Reason: "offset past the pack"}
 	}
 	return off, nil

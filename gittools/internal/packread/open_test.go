@@ -6,10 +6,13 @@ import (
 )
 
 // Open returns a reader of the packs in the directory at the absolute path dir, for tests.
-func Open(dir string) *Reader {
+func Open(dir string) *Reader { return OpenHash(dir, hashLen) }
+
+// OpenHash is Open for object names of hashLen bytes.
+func OpenHash(dir string, hashLen int) *Reader {
 	parent, err := os.OpenRoot(filepath.Dir(dir))
 	if err != nil {
-		return OpenIn(nil, dir) // fails on load, as a missing directory does
+		return OpenInHash(nil, dir, hashLen) // fails on load, as a missing directory does
 	}
-	return OpenIn(parent, filepath.Base(dir))
+	return OpenInHash(parent, filepath.Base(dir), hashLen)
 }

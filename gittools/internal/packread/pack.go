@@ -41,8 +41,8 @@ func (p *pack) close() {
 
 // openPack opens base.idx and base.pack and checks that they belong together: the object counts agree
 // and the pack's trailing checksum is the one the index names.
-func openPack(root *os.Root, base string) (*pack, error) {
-	x, err := readIdx(root, base+".idx")
+func openPack(root *os.Root, base string, hashLen int) (*pack, error) {
+	x, err := readIdx(root, base+".idx", hashLen)
 	if err != nil {
 		return nil, err
 	}
@@ -70,8 +70,9 @@ func (p *pack) check() error {
 	if !fi.Mode().IsRegular() {
 		return bad("not a regular file")
 	}
-	p.size, p.end, p.mtime = fi.Size(), fi.Size()-hashLen, fi.ModTime().UnixNano()
-	if p.size < packHeader+hashLen {
+	sumLen := p.idx.hashLen
+	p.size, p.end, p.mtime = fi.Size(), fi.Size()-int64(sumLen), fi.ModTime().UnixNano()
+	if p.size < packHeader+int64(sumLen) {
 		return bad("truncated pack")
 	}
 	var head [packHeader]byte
@@ -87,11 +88,11 @@ func (p *pack) check() error {
 	if int(binary.BigEndian.Uint32(head[8:12])) != p.idx.n {
 		return bad("pack and index count different objects")
 	}
-	var sum [hashLen]byte
-	if _, err := p.f.ReadAt(sum[:], p.end); err != nil {
+	sum := make([]byte, sumLen)
+	if _, err := p.f.ReadAt(sum, p.end); err != nil {
 		return bad("truncated pack")
 	}
-	if !bytes.Equal(sum[:], p.idx.packChecksum()) {
+	if !bytes.Equal(sum, p.idx.packChecksum()) {
 		return ErrNotFound // the index describes another pack (a repack replaced it): read elsewhere
 	}
 	p.idx.packSz = p.size
@@ -151,11 +152,12 @@ func (r *Reader) header(p *pack, off int64) (objHeader, error) {
 		}
 		h.baseOff = off - back
 	case refDelta:
-		var base [hashLen]byte
-		if _, err := io.ReadFull(&c, base[:]); err != nil {
+		var buf [sha256Len]byte
+		base := buf[:p.idx.hashLen]
+		if _, err := io.ReadFull(&c, base); err != nil {
 			return bad("truncated header")
 		}
-		bo, ok, err := p.idx.find(base[:])
+		bo, ok, err := p.idx.find(base)
 		if err != nil {
 			return objHeader{}, err
 		}

@@ -17,6 +17,7 @@ package packread
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -26,6 +27,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 )
@@ -96,8 +98,9 @@ const (
 
 // Reader reads objects from the packs of one directory. It is safe for concurrent use.
 type Reader struct {
-	parent *os.Root // the directory dir is opened in
-	dir    string   // below parent
+	parent  *os.Root // the directory dir is opened in
+	dir     string   // below parent
+	hashLen int      // of object names: 20 (SHA-1) or 32 (SHA-256)
 
 	mu      sync.Mutex // guards the fields below
 	loaded  bool
@@ -115,8 +118,13 @@ type Reader struct {
 // OpenIn returns a reader of the packs in the directory dir below parent (a repository's common dir, opened
 // through the roots' handles, and "objects/pack"); nothing is read until Load or the first Read. The reader
 // opens dir through parent, so it never leaves it; parent must stay open until then.
-func OpenIn(parent *os.Root, dir string) *Reader {
-	return &Reader{parent: parent, dir: dir, cache: newCache(cacheBytes)}
+func OpenIn(parent *os.Root, dir string) *Reader { return OpenInHash(parent, dir, hashLen) }
+
+// OpenInHash is OpenIn for object names of hashLen bytes: 20 (SHA-1) or 32 (SHA-256). A SHA-256 object is
+// asked for by the first 20 bytes of its name (the size of go-git v5's plumbing.Hash); Full returns the whole
+// name.
+func OpenInHash(parent *os.Root, dir string, hashLen int) *Reader {
+	return &Reader{parent: parent, dir: dir, hashLen: hashLen, cache: newCache(cacheBytes)}
 }
 
 // Load reads the pack indexes now (once). It returns the problems of the packs it skipped, which the
@@ -187,7 +195,7 @@ func (r *Reader) load() {
 			errs = append(errs, fmt.Errorf("more than %d pack files; the rest are read elsewhere", maxPacks))
 			break
 		}
-		p, err := openPack(root, name)
+		p, err := openPack(root, name, r.hashLen)
 		if errors.Is(err, ErrNotFound) {
 			continue
 		}
@@ -255,4 +263,23 @@ func (r *Reader) Read(name [20]byte, limit func(Type) int64) (_ Type, _ []byte, 
 		}
 	}
 	return 0, nil, ErrNotFound
+}
+
+// Full returns the whole name (32 bytes in a SHA-256 repository) of the packed object whose name begins with
+// key, and whether a pack holds one.
+func (r *Reader) Full(key []byte) (_ []byte, ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var err error
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer faulted(&err)
+	r.load()
+	for _, p := range r.packs {
+		x := p.idx
+		i := sort.Search(x.n, func(i int) bool { return bytes.Compare(x.name(i), key) >= 0 })
+		if i < x.n && bytes.HasPrefix(x.name(i), key) {
+			return bytes.Clone(x.name(i)), true
+		}
+	}
+	return nil, false
 }

@@ -1,19 +1,24 @@
 package repo
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
 
 	"github.com/grove-mcp/grove/roots"
 )
 
-// IsBare reports whether dir (inside sc) looks like a bare repository: HEAD, objects and refs and no worktree.
+// IsBare reports whether dir (inside sc) looks like a bare repository, as git tells a git directory: a HEAD file
+// holding a symbolic ref under refs/ or an object name, and objects and refs directories.
 func IsBare(sc *roots.Scope, dir string) bool {
 	loc, ok := sc.Locate(dir)
 	if !ok || loc.Root.File {
 		return false
 	}
-	head, err := loc.Join("HEAD").Lstat()
-	if err != nil || !head.Mode().IsRegular() {
+	if !validHead(loc.Join("HEAD")) {
 		return false
 	}
 	for _, d := range []string{"objects", "refs"} {
@@ -24,11 +29,59 @@ func IsBare(sc *roots.Scope, dir string) bool {
 	return true
 }
 
-// ErrBare refuses a bare repository, with what to do instead.
+// maxHeadFile bounds what is read of a HEAD file: a symbolic ref or an object name and a newline.
+const maxHeadFile = 512
+
+// validHead reports whether the regular file at loc reads as a HEAD: "ref: refs/…" or 40 or 64 hex digits.
+func validHead(loc roots.Loc) bool {
+	f, _, err := loc.OpenFile()
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, maxHeadFile)
+	n, _ := io.ReadFull(f, buf)
+	head := strings.TrimRight(string(buf[:n]), "\n")
+	if strings.HasPrefix(head, "ref: refs/") {
+		return true
+	}
+	return (len(head) == 40 || len(head) == 64) && IsHex(head)
+}
+
+// CheckBare is CheckRepo for a bare repository at dir (see IsBare): its objects and alternates must lie inside the
+// roots, and it must not name a worktree (core.worktree) other than itself. The Found it returns has dir as its
+// git dir and, lexically, as its Worktree: paths are taken relative to it, and nothing reads a worktree of a bare
+// repository (see Found.Bare).
+func CheckBare(sc *roots.Scope, dir string, log *slog.Logger) (Found, bool) {
+	loc, ok := sc.Locate(dir)
+	if !ok {
+		return Found{}, false
+	}
+	ms := metaRoots{sc: sc}
+	m, ok := ms.of(dir)
+	if !ok {
+		return Found{}, false
+	}
+	if objects := filepath.Join(dir, "objects"); !m.inside(objects) || !alternatesInside(ms, m, objects, 0) {
+		return Found{}, false
+	}
+	if _, err := m.read(filepath.Join(dir, "commondir")); err == nil {
+		return Found{}, false // a linked worktree's git dir, not a repository of its own
+	}
+	if !worktreeConfigOK(ms, dir, dir, dir, log) {
+		return Found{}, false
+	}
+	return Found{Loc: loc, Worktree: dir, GitDir: dir, CommonDir: dir, Bare: true}, true
+}
+
+// ErrNoWorktree is what a tool that reads or writes the worktree or the index says about a bare repository.
+var ErrNoWorktree = errors.New("it is a bare repository: there is no worktree (and no index)")
+
+// ErrBare refuses a bare repository for a tool that needs a worktree, with what does work.
 func ErrBare(repoPath string) error {
 	if repoPath == "" {
 		repoPath = "the root"
 	}
-	return fmt.Errorf("%s is a bare repository (a git directory without a worktree); grove reads a repository "+
-		"through its worktree: give a clone's or a linked worktree's directory as the root", repoPath)
+	return fmt.Errorf("%s: %w; git_log, git_show, git_blame and git_diff between two revisions (target=A..B) read it, "+
+		"or give a clone's or a linked worktree's directory as the root", repoPath, ErrNoWorktree)
 }

@@ -104,19 +104,13 @@ func checkFormat(cfg *config.Config) error {
 	return nil
 }
 
-// ErrSHA256 is the reason a SHA-256 repository is refused.
-const ErrSHA256 = "it is a SHA-256 repository (extensions.objectFormat = sha256); grove reads SHA-1 repositories only, " +
-	"as its git library (go-git v5) fixes the object name size when it is built"
-
 // checkExtension refuses the extension name (lower case) with value when grove cannot honour it.
 func checkExtension(name, value string) error {
 	refuse := func(reason string) error { return &gitfmt.RefusedFile{File: ".git/config", Reason: reason} }
 	switch {
 	case !readableExtensions[name]:
 		return refuse(fmt.Sprintf("it requires the repository extension %q, which grove does not know", name))
-	case name == "objectformat" && value == "sha256":
-		return refuse(ErrSHA256)
-	case name == "objectformat" && value != "sha1":
+	case name == "objectformat" && value != "sha1" && value != "sha256":
 		return refuse(fmt.Sprintf("extensions.objectFormat is %q, which grove does not know", value))
 	case name == "refstorage" && value != "files":
 		return refuse(fmt.Sprintf("its refs are stored as %q (extensions.refStorage); grove reads the files backend only", value))

@@ -74,7 +74,11 @@ func (rp *Repo) Index() (*gitfmt.Index, error) {
 	if rp.derived.index != nil {
 		return rp.derived.index, nil
 	}
-	idx, err := gitfmt.ReadIndex(rp.dirs.git.root, "index")
+	hashLen := keyLen
+	if rp.SHA256() {
+		hashLen = sha256Len
+	}
+	idx, err := gitfmt.ReadIndexHash(rp.dirs.git.root, "index", hashLen)
 	if err != nil {
 		return nil, rp.Noted(err)
 	}

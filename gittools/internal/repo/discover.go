@@ -23,6 +23,7 @@ type Found struct {
 	Worktree  string    // absolute real path
 	GitDir    string    // absolute real path
 	CommonDir string    // absolute real path
+	Bare      bool      // a bare repository: Worktree is GitDir, and only its history may be read (see CheckBare)
 }
 
 // StartDir resolves repoPath to a real directory inside sc and the root directory the walk must stop at. Its

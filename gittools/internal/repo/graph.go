@@ -66,7 +66,7 @@ func (rp *Repo) CommitGraph() *graphFile {
 		return rp.graph
 	}
 	rp.graph = nil
-	if st == (fileStamp{}) || st.mtime == -1 || st == rp.badGraph {
+	if st == (fileStamp{}) || st.mtime == -1 || st == rp.badGraph || rp.SHA256() { // go-git reads SHA-1 graphs only
 		return nil
 	}
 	idx, err := openGraph(rp.dirs.common.root)

@@ -54,21 +54,25 @@ var errInflated = errors.New("object content does not match the size in its head
 type objectStore struct {
 	*filesystem.Storage
 	cache   cache.Object
-	loose   []*os.Root             // the objects directory, then its alternates, recursively
-	packs   *packread.Reader       // the objects directory's packs (see packed.go)
-	ahead   [2]*packread.Reader    // the same packs, for reading ahead (see ReadAhead); nil until asked
-	common  *os.Root               // the common dir (holds config), pinned by the Repo: not closed here
-	git     *os.Root               // the git dir (holds config.worktree, for extensions.worktreeConfig), likewise
-	shallow map[plumbing.Hash]bool // the boundary commits of a shallow clone (see shallow.go)
-	partial bool                   // a partial clone (extensions.partialClone): objects may be missing
+	loose   []*os.Root               // the objects directory, then its alternates, recursively
+	packs   *packread.Reader         // the objects directory's packs (see packed.go)
+	ahead   [2]*packread.Reader      // the same packs, for reading ahead (see ReadAhead); nil until asked
+	common  *os.Root                 // the common dir (holds config), pinned by the Repo: not closed here
+	git     *os.Root                 // the git dir (holds config.worktree, for extensions.worktreeConfig), likewise
+	shallow map[plumbing.Hash]bool   // the boundary commits of a shallow clone (see shallow.go)
+	partial bool                     // a partial clone (extensions.partialClone): objects may be missing
+	sha256  bool                     // objects are named by SHA-256, and found by key (see objectformat.go)
+	names   map[plumbing.Hash]string // whole names found by fullName, at most maxNames
 }
 
 // newObjectStore opens the storage of rp, whose directories are pinned (dirs.go): objects, packs and
 // alternates are opened through those handles and the root handles of rp's scope, never by path.
 func newObjectStore(st *filesystem.Storage, c cache.Object, rp *Repo) (*objectStore, error) {
 	common := rp.dirs.common.root
+	hashLen := hashLenOf(common)
 	s := &objectStore{Storage: st, cache: c, common: common, git: rp.dirs.git.root, shallow: readShallow(common),
-		partial: isPartialClone(common), packs: packread.OpenIn(common, filepath.Join("objects", "pack"))}
+		partial: isPartialClone(common), packs: packread.OpenInHash(common, filepath.Join("objects", "pack"), hashLen),
+		sha256: hashLen == sha256Len}
 	objects, err := common.OpenRoot("objects")
 	if err == nil {
 		err = s.addLoose(rp, objects, filepath.Join(rp.CommonDir, "objects"), 0)
@@ -139,7 +143,9 @@ func (s *objectStore) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plu
 	if !ok {
 		var err error
 		var p *packedObj
-		if p, err = s.packed(h); err == nil {
+		if s.sha256 {
+			o, err = s.object256(h)
+		} else if p, err = s.packed(h); err == nil {
 			o = p
 		} else if errors.Is(err, errNotPacked) {
 			if o, err = s.looseObject(h); errors.Is(err, fs.ErrNotExist) {
@@ -322,6 +328,9 @@ func (rp *Repo) ReadBlobCapped(h plumbing.Hash, limit int64) ([]byte, int64, err
 	o, err := rp.Git.Storer.EncodedObject(plumbing.BlobObject, h)
 	if err != nil {
 		return nil, 0, fmt.Errorf("reading blob %s: %w", h.String()[:ShortLen], err)
+	}
+	if _, big := o.(*oversized); big {
+		limit = min(limit, maxObjectBytes) // what a SHA-256 repository's blobs are read up to
 	}
 	if o.Size() > limit {
 		return nil, o.Size(), &patchtext.TooLarge{Size: o.Size(), Limit: limit}

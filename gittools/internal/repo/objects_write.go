@@ -19,6 +19,9 @@ import (
 // when the object is already there). Memory stays at one buffer; ctx is checked between chunks; check, if not
 // nil, sees every chunk and can refuse the content. r holding more or fewer than size bytes is an error.
 func (s *objectStore) WriteBlobFrom(ctx context.Context, r io.Reader, size int64, check func([]byte) error) (plumbing.Hash, error) {
+	if s.sha256 {
+		return plumbing.ZeroHash, ErrReadOnlySHA256
+	}
 	objects := s.loose[0]
 	tmp := "tmp_obj_" + rand.Text()[:12]
 	f, err := objects.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)

@@ -59,11 +59,22 @@ func (s *objectStore) HasEncodedObject(h plumbing.Hash) error {
 	if s.packs.Has(h) {
 		return nil
 	}
+	if s.sha256 {
+		_, err := s.EncodedObject(plumbing.AnyObject, h)
+		return err
+	}
 	return s.Storage.HasEncodedObject(h)
 }
 
 // EncodedObjectSize returns the size of h's content.
 func (s *objectStore) EncodedObjectSize(h plumbing.Hash) (int64, error) {
+	if s.sha256 {
+		o, err := s.EncodedObject(plumbing.AnyObject, h)
+		if err != nil {
+			return 0, err
+		}
+		return o.Size(), nil
+	}
 	if o, err := s.packed(h); err == nil {
 		return o.Size(), nil
 	} else if !errors.Is(err, errNotPacked) {

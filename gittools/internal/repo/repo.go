@@ -79,6 +79,7 @@ type Repo struct {
 	Worktree  string // absolute real path of the worktree
 	GitDir    string // absolute real path of the git dir
 	CommonDir string // gitDir, or the commondir of a linked worktree
+	Bare      bool   // a bare repository: Worktree is GitDir and is never read as a worktree (see CheckBare)
 	Loc       roots.Loc
 	Scope     *roots.Scope // the roots of the request that opened it last: submodules are found inside them
 
@@ -120,13 +121,20 @@ func (rp *Repo) OpenStorage() error {
 		rp.dirs.close()
 		return err
 	}
-	g, err := git.Open(store, rootfs.New(rp.dirs.worktree.root, rp.Worktree))
+	var wt billy.Filesystem
+	if !rp.Bare {
+		wt = rootfs.New(rp.dirs.worktree.root, rp.Worktree)
+	}
+	g, err := git.Open(store, wt)
 	if err != nil {
 		store.Close()
 		rp.dirs.close()
 		return err
 	}
 	rp.Store, rp.Git = store, g
+	if store.sha256 {
+		rp.MaxRead = min(rp.MaxRead, maxObjectBytes) // SHA-256 blobs are read whole or not at all (object256)
+	}
 	rp.commits, rp.head = CommitCache{}, nil // its commits refer to the old storage
 	return nil
 }

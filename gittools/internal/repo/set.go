@@ -41,10 +41,10 @@ func (s *Set) Get(sc *roots.Scope, d Found, opts Options) (rp *Repo, opened bool
 	if s.closed {
 		return nil, false, ErrClosed
 	}
-	if rp, ok := s.repos[d.GitDir]; ok && rp.Worktree == d.Worktree {
+	if rp, ok := s.repos[d.GitDir]; ok && rp.Worktree == d.Worktree && rp.Bare == d.Bare {
 		return rp, false, nil
 	}
-	rp = &Repo{Worktree: d.Worktree, GitDir: d.GitDir, CommonDir: d.CommonDir, Loc: d.Loc, Scope: sc,
+	rp = &Repo{Worktree: d.Worktree, GitDir: d.GitDir, CommonDir: d.CommonDir, Loc: d.Loc, Bare: d.Bare, Scope: sc,
 		Logger: opts.Logger, MaxRead: opts.MaxRead}
 	if err := rp.OpenStorage(); err != nil {
 		return nil, false, rp.Noted(err)

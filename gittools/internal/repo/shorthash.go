@@ -28,11 +28,15 @@ func (rp *Repo) resolveShort(prefix string) (plumbing.Hash, error) {
 	}
 	defer objects.Close()
 	seen := map[plumbing.Hash]bool{}
+	hashLen := keyLen
+	if rp.SHA256() {
+		hashLen = sha256Len
+	}
 	for _, name := range listDir(objects, "pack") {
 		if !strings.HasPrefix(name, "pack-") || !strings.HasSuffix(name, ".idx") {
 			continue
 		}
-		hs, err := idxPrefix(objects, "pack/"+name, prefix)
+		hs, err := idxPrefix(objects, "pack/"+name, prefix, hashLen)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("reading pack index: %w", err)
 		}
@@ -41,7 +45,7 @@ func (rp *Repo) resolveShort(prefix string) (plumbing.Hash, error) {
 		}
 	}
 	for _, name := range listDir(objects, prefix[:2]) {
-		if n := prefix[:2] + name; len(n) == 40 && IsHex(n) && strings.HasPrefix(n, prefix) {
+		if n := prefix[:2] + name; len(n) == 2*hashLen && IsHex(n) && strings.HasPrefix(n, prefix) {
 			seen[plumbing.NewHash(n)] = true
 		}
 	}
@@ -67,8 +71,9 @@ func listDir(root *os.Root, dir string) []string {
 	return names
 }
 
-// idxPrefix returns up to two hashes in a version-2 pack index that start with prefix.
-func idxPrefix(root *os.Root, name, prefix string) ([]plumbing.Hash, error) {
+// idxPrefix returns up to two hashes in a version-2 pack index of hashLen-byte names that start with prefix
+// (as keys, see objectformat.go).
+func idxPrefix(root *os.Root, name, prefix string, hashLen int) ([]plumbing.Hash, error) {
 	f, err := gitfmt.OpenRegular(root, name)
 	if err != nil {
 		return nil, err
@@ -89,13 +94,13 @@ func idxPrefix(root *os.Root, name, prefix string) ([]plumbing.Hash, error) {
 		return int(binary.BigEndian.Uint32(head[8+4*i:]))
 	}
 	lo, hi := fan(int(first[0])-1), fan(int(first[0]))
-	var buf [20]byte
+	buf := make([]byte, hashLen)
 	var readErr error
 	entry := func(i int) string {
-		if _, err := f.ReadAt(buf[:], int64(len(head)+20*i)); err != nil {
+		if _, err := f.ReadAt(buf, int64(len(head)+hashLen*i)); err != nil {
 			readErr = err
 		}
-		return hex.EncodeToString(buf[:])
+		return hex.EncodeToString(buf)
 	}
 	i := lo + sort.Search(hi-lo, func(k int) bool { return entry(lo+k) >= prefix })
 	var out []plumbing.Hash

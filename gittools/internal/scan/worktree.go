@@ -15,8 +15,6 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
-
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
@@ -155,12 +153,12 @@ func HashFile(rp *repo.Repo, ctx context.Context, rel string, m filemode.FileMod
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		return plumbing.ComputeHash(plumbing.BlobObject, []byte(target)), nil
+		return rp.HashBlob([]byte(target)), nil
 	}
 	f, info, err := loc.OpenFile()
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
 	defer f.Close()
-	return gitwrite.HashReader(ctx, f, info.Size())
+	return rp.HashReader(ctx, f, info.Size())
 }
