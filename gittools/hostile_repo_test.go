@@ -317,8 +317,8 @@ func TestCraftedCacheTreeRefused(t *testing.T) {
 	if _, _, err := r.status(testCtx(t), nil, sc, status.StatusArgs{}); err == nil || !strings.Contains(err.Error(), "not a path git would write") {
 		t.Errorf("status with a cache-tree node \"..\": %v, want the index refused", err)
 	}
-	if _, err := gitfmt.CheckedIndex(data, "index"); err == nil {
-		t.Error("checkedIndex (the write tools' check too) accepted the crafted cache-tree")
+	if _, err := gitfmt.ParseWritableIndex(data, "index"); err == nil {
+		t.Error("parseChecked (the write tools' check too) accepted the crafted cache-tree")
 	}
 }
 
@@ -392,7 +392,7 @@ func TestIndexV4NamesBounded(t *testing.T) {
 		{"names past the budget", v4Index(40000, gitfmt.MaxRepoPath, 0), "entry names pass 128 MiB"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := gitfmt.CheckedIndex(tt.data, "index")
+			_, err := gitfmt.ParseWritableIndex(tt.data, "index")
 			if err == nil {
 				t.Fatal("accepted")
 			}

@@ -85,8 +85,8 @@ func TestLogIndexFollowsNewCommits(t *testing.T) {
 }
 
 func indexHas(rp *repo.Repo, r *Repos, h plumbing.Hash) bool {
-	rp.Mu.Lock()
-	defer rp.Mu.Unlock()
+	rp.Lock()
+	defer rp.Unlock()
 	x := r.history.Index(rp)
 	return x != nil && x.Has(h)
 }

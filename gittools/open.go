@@ -55,19 +55,19 @@ func (r *Repos) openHistory(ctx context.Context, sc *roots.Scope, repoPath strin
 	if !known {
 		r.repos.Remember(rp, sc, key, d, began)
 	}
-	if err := rp.Mu.LockContext(ctx); err != nil {
+	if err := rp.LockContext(ctx); err != nil {
 		return nil, nil, err
 	}
 	rp.Loc, rp.Scope = d.Loc, sc
 	if err := rp.Refresh(); err != nil { // also fails when closed since cached returned it
-		rp.Mu.Unlock()
+		rp.Unlock()
 		if rf := (*gitfmt.RefusedFile)(nil); errors.As(err, &rf) {
 			return nil, nil, rp.Noted(err)
 		}
 		r.log.Debug("refreshing repository failed", "repo", repoPath, "err", err)
 		return nil, nil, repo.ErrNoRepo(repoPath)
 	}
-	return rp, rp.Mu.Unlock, nil
+	return rp, rp.Unlock, nil
 }
 
 // impliedRepo is the repo_path a tool works on: repoPath, or, when the client left it out and there are several
@@ -105,9 +105,9 @@ func (r *Repos) cached(sc *roots.Scope, d repo.Found) (*repo.Repo, error) {
 // The watcher calls it when .git/index, HEAD or refs change; a stale cache is also caught by stat on the next call.
 func (r *Repos) Invalidate(worktree string) {
 	for _, rp := range r.repos.Related(worktree) {
-		rp.Mu.Lock()
+		rp.Lock()
 		rp.Changed()
-		rp.Mu.Unlock()
+		rp.Unlock()
 	}
 }
 

@@ -58,7 +58,7 @@ func (r *Repos) prescan(rp *repo.Repo) {
 		}
 	})
 	began := time.Now()
-	asked := func() bool { return rp.Mu.SinceAsked() < time.Since(began) }
+	asked := func() bool { return rp.SinceAsked() < time.Since(began) }
 	for attempt := 0; attempt < prescanAttempts && !asked(); attempt++ {
 		for !feed.Cover([]string{rp.Worktree}) { // false while the watcher walks the roots
 			if asked() || time.Since(began) > prescanWait {
@@ -90,8 +90,8 @@ const (
 
 // prescanOnce scans rp's worktree into w under rp's lock and reports whether w can vouch for the result.
 func (r *Repos) prescanOnce(ctx context.Context, rp *repo.Repo, w *scan.Warm) (bool, error) {
-	rp.Mu.Lock()
-	defer rp.Mu.Unlock()
+	rp.Lock()
+	defer rp.Unlock()
 	select {
 	case <-r.stop:
 		return true, nil

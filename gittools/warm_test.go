@@ -72,11 +72,11 @@ func TestWarmAfterClose(t *testing.T) {
 func warmRepos(r *Repos) int {
 	n := 0
 	for _, rp := range r.repos.All() {
-		rp.Mu.Lock()
+		rp.Lock()
 		if rp.Warmed {
 			n++
 		}
-		rp.Mu.Unlock()
+		rp.Unlock()
 	}
 	return n
 }

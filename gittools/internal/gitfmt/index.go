@@ -83,7 +83,7 @@ func ReadIndexHash(dir *os.Root, name string, hashLen int) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err := checkedIndex(data, name, hashLen, func(shared string) ([]byte, error) { return readShared(dir, shared) })
+	idx, err := parseChecked(data, name, hashLen, func(shared string) ([]byte, error) { return readShared(dir, shared) })
 	if err != nil {
 		return nil, err
 	}
@@ -125,14 +125,14 @@ func ReadIndexFile(f *os.File, name string) ([]byte, fs.FileInfo, error) {
 	return data, fi, nil
 }
 
-// CheckedIndex parses index data (from the file name) and checks it: every loader of the index, the read
+// ParseWritableIndex parses index data (from the file name) and checks it: every loader of the index, the read
 // tools' and the write tools', goes through here. Versions 2 to 4 are parsed directly (5-10x faster than
 // go-git's reflection-based decoder). An entry or cache-tree node that ValidPath refuses, or names beyond
 // maxIndexNames, refuse the whole index with a *refusedFile. A split index is refused here, as its entries
 // are only whole with the shared index next to it (ReadIndex reads both); so is a sparse index, whose
 // directory entries the write tools cannot update.
-func CheckedIndex(data []byte, name string) (*Index, error) {
-	idx, err := checkedIndex(data, name, sha1Len, nil)
+func ParseWritableIndex(data []byte, name string) (*Index, error) {
+	idx, err := parseChecked(data, name, sha1Len, nil)
 	if err == nil && idx.Sparse {
 		return nil, &RefusedFile{File: ".git/" + name, Reason: "it is a sparse index (index.sparse); grove's write tools " +
 			"need a full one: run git sparse-checkout init --no-sparse-index"}
@@ -140,8 +140,8 @@ func CheckedIndex(data []byte, name string) (*Index, error) {
 	return idx, err
 }
 
-// checkedIndex is CheckedIndex, with shared reading the shared index of a split index (nil: refuse one).
-func checkedIndex(data []byte, name string, hashLen int, shared func(name string) ([]byte, error)) (*Index, error) {
+// parseChecked is ParseWritableIndex, with shared reading the shared index of a split index (nil: refuse one).
+func parseChecked(data []byte, name string, hashLen int, shared func(name string) ([]byte, error)) (*Index, error) {
 	idx, err := parseIndex(data, hashLen)
 	if errors.Is(err, errIndexFallback) && hashLen == sha1Len {
 		idx, err = DecodeIndex(data)

@@ -45,7 +45,7 @@ type IndexFile struct {
 }
 
 // LoadIndex reads the repository's index (an empty one if there is none), checked as the read tools check it
-// (checkedIndex) before go-git decodes it for writing. Call close when done.
+// (parseChecked) before go-git decodes it for writing. Call close when done.
 func LoadIndex(rp *repo.Repo) (*IndexFile, error) {
 	if err := rp.Writable(); err != nil {
 		return nil, err
@@ -75,13 +75,13 @@ func LoadIndex(rp *repo.Repo) (*IndexFile, error) {
 	return ix, nil
 }
 
-// decodeChecked reads the index file f into idx once checkedIndex accepts it, and returns its bytes.
+// decodeChecked reads the index file f into idx once parseChecked accepts it, and returns its bytes.
 func decodeChecked(f *os.File, idx *index.Index) ([]byte, error) {
 	data, fi, err := gitfmt.ReadIndexFile(f, "index")
 	if err != nil {
 		return nil, err
 	}
-	if _, err := gitfmt.CheckedIndex(data, "index"); err != nil {
+	if _, err := gitfmt.ParseWritableIndex(data, "index"); err != nil {
 		return nil, err
 	}
 	idx.ModTime = fi.ModTime()

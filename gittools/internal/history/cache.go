@@ -65,7 +65,7 @@ func (c *Cache) get(rp *repo.Repo) *state {
 }
 
 // Graph returns rp's commit-graph as the Bloom reader sees it (nil: none, or unusable), re-read when its
-// files change. Caller holds rp.Mu.
+// files change. Caller holds rp's lock.
 func (c *Cache) Graph(rp *repo.Repo) *commitgraph.Graph {
 	if c == nil {
 		return nil
@@ -129,7 +129,7 @@ func truthy(v string) bool {
 }
 
 // Index returns rp's changed-paths index, or nil when none is being kept, and notes the query: it keeps the
-// index from being dropped as idle. Caller holds rp.Mu.
+// index from being dropped as idle. Caller holds rp's lock.
 func (c *Cache) Index(rp *repo.Repo) *pathindex.Index {
 	if c == nil {
 		return nil
@@ -144,7 +144,7 @@ func (c *Cache) Index(rp *repo.Repo) *pathindex.Index {
 }
 
 // Extend starts a background build that indexes the commits reachable from tips (those not indexed yet),
-// unless one is running. The first call for a repository creates its index. Caller may hold rp.Mu: the
+// unless one is running. The first call for a repository creates its index. Caller may hold rp's lock: the
 // build takes it itself, in steps.
 func (c *Cache) Extend(rp *repo.Repo, tips ...plumbing.Hash) {
 	if c == nil || c.Background == nil || len(tips) == 0 {
@@ -175,7 +175,7 @@ func (c *Cache) Extend(rp *repo.Repo, tips ...plumbing.Hash) {
 }
 
 // Build indexes the commits reachable from tips now, in the caller's goroutine (tests, and callers that
-// want the index before answering); it returns when the build ends. Caller must not hold rp.Mu.
+// want the index before answering); it returns when the build ends. Caller must not hold rp's lock.
 func (c *Cache) Build(rp *repo.Repo, tips ...plumbing.Hash) {
 	c.mu.Lock()
 	s := c.get(rp)
@@ -187,7 +187,7 @@ func (c *Cache) Build(rp *repo.Repo, tips ...plumbing.Hash) {
 	c.build(rp, b)
 }
 
-// build runs b to the end in steps, each holding rp.Mu for buildStep commits; it stops when the server
+// build runs b to the end in steps, each holding rp's lock for buildStep commits; it stops when the server
 // stops, when the repository is closed or the index dropped, and at the first error.
 func (c *Cache) build(rp *repo.Repo, b *pathindex.Builder) {
 	for {
@@ -196,7 +196,7 @@ func (c *Cache) build(rp *repo.Repo, b *pathindex.Builder) {
 			return
 		default:
 		}
-		if d := rp.Mu.SinceAsked(); d < buildQuiet {
+		if d := rp.SinceAsked(); d < buildQuiet {
 			// Requests are coming in on this repository: the build waits until they pause, so that it
 			// takes neither their lock nor their CPU (its allocations also slow them through the GC).
 			select {
@@ -206,13 +206,13 @@ func (c *Cache) build(rp *repo.Repo, b *pathindex.Builder) {
 			}
 			continue
 		}
-		rp.Mu.Lock()
+		rp.Lock()
 		if rp.Git == nil {
-			rp.Mu.Unlock()
+			rp.Unlock()
 			return
 		}
 		done, err := b.Step(rp, buildStep)
-		rp.Mu.Unlock()
+		rp.Unlock()
 		if done || err != nil {
 			return
 		}

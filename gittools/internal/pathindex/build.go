@@ -30,7 +30,7 @@ func (x *Index) Builder(tips ...plumbing.Hash) *Builder {
 	return &Builder{x: x, pending: slices.Clone(tips), seen: map[plumbing.Hash]bool{}, trees: treeCache{}}
 }
 
-// Step indexes up to n more commits, reading them from rp; caller holds rp.Mu. done reports that nothing is
+// Step indexes up to n more commits, reading them from rp; caller holds rp's lock. done reports that nothing is
 // left: every reachable commit is indexed, a bound or budget was reached, or the index was dropped.
 func (b *Builder) Step(rp *repo.Repo, n int) (done bool, err error) {
 	g := rp.WalkGraph()

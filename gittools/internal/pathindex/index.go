@@ -6,7 +6,7 @@
 // building again from the new tips.
 //
 //	x := pathindex.New(budget)
-//	b := x.Builder(tips)            // then, repeatedly under rp.Mu: done, err := b.Step(rp, 256)
+//	b := x.Builder(tips)            // then, repeatedly under rp's lock: done, err := b.Step(rp, 256)
 //	id, ok := x.PathID("src/a.go")
 //	changed, known := x.Changed(commit, 0, id, ok)
 //

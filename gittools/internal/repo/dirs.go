@@ -127,7 +127,7 @@ func (rp *Repo) moved() bool {
 }
 
 // GitRoot is the git dir, opened through the root handle; names below it are opened relative to it. Caller
-// holds rp.Mu; don't close it.
+// holds rp's lock; don't close it.
 func (rp *Repo) GitRoot() *os.Root { return rp.dirs.git.root }
 
 // CommonRoot is the common dir (objects, refs, config), as GitRoot.

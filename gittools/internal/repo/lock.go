@@ -56,3 +56,18 @@ func (l *ctxLock) Unlock() {
 		panic("gittools: unlock of unlocked repository lock")
 	}
 }
+
+// LockContext takes rp's lock, held for a whole operation (go-git is not thread-safe), or returns ctx.Err()
+// if ctx ends first. Requests take it this way, so that one waiting behind a long operation stops waiting
+// when its client goes.
+func (rp *Repo) LockContext(ctx context.Context) error { return rp.lock.LockContext(ctx) }
+
+// Lock takes rp's lock for work no request waits on (background warming, Close).
+func (rp *Repo) Lock() { rp.lock.Lock() }
+
+// Unlock releases rp's lock.
+func (rp *Repo) Unlock() { rp.lock.Unlock() }
+
+// SinceAsked is how long ago a request last asked for rp's lock; background work backs off while requests
+// come in.
+func (rp *Repo) SinceAsked() time.Duration { return rp.lock.SinceAsked() }

@@ -7,11 +7,11 @@ import (
 )
 
 // ReadAhead returns two pack readers of rp's objects, apart from the one the storage reads through, for
-// goroutines that read ahead of an operation holding rp.Mu (blame's prefetcher and chain reader): each has
+// goroutines that read ahead of an operation holding rp's lock (blame's prefetcher and chain reader): each has
 // its own lock and cache, so neither waits for the operation's reads. They are opened once per storage
 // and closed with it, so a second blame finds their indexes loaded and their caches warm (opening them per
-// call made warm blames on small repositories slower than git). Only the holder of rp.Mu may use them,
-// and only until it releases it. Caller holds rp.Mu.
+// call made warm blames on small repositories slower than git). Only the holder of rp's lock may use them,
+// and only until it releases it. Caller holds rp's lock.
 func (rp *Repo) ReadAhead() [2]*packread.Reader {
 	s := rp.Store
 	if s.ahead[0] == nil {

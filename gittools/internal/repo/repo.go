@@ -67,12 +67,12 @@ func ErrNoRepo(repoPath string) error {
 
 // Repo is one repository, kept in a Set by its real git dir.
 type Repo struct {
-	Discovered map[DiscoverKey]*Discovered // guarded by Set.mu, not Mu: see Set.Rediscover
+	Discovered map[DiscoverKey]*Discovered // guarded by Set.mu, not rp's lock: see Set.Rediscover
 
 	Logger  *slog.Logger // refusals of repository data go here for the client (see noted)
 	MaxRead int64        // Options.MaxReadBytes: the largest blob read into memory
 
-	Mu ctxLock // held for a whole operation: go-git is not thread-safe; guards all fields below
+	lock ctxLock // see Lock: held for a whole operation; guards all fields below
 
 	Git       *git.Repository // on store: storage opened with KeepDescriptors, objects read with size limits
 	Store     *objectStore
@@ -146,8 +146,8 @@ func (rp *Repo) Warm(stop <-chan struct{}) {
 		return
 	default:
 	}
-	rp.Mu.Lock()
-	defer rp.Mu.Unlock()
+	rp.Lock()
+	defer rp.Unlock()
 	if rp.Warmed || rp.Git == nil {
 		return
 	}

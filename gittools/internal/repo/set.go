@@ -11,7 +11,7 @@ import (
 
 // Set holds the repositories open in one server, each opened once and kept by its real git dir, with the
 // discoveries remembered for it (discovercache.go). It is safe for concurrent use; what is done with a
-// repository is guarded by that repository's own lock (Repo.Mu).
+// repository is guarded by that repository's own lock (Repo.Lock).
 //
 //	rp, opened, err := set.Get(sc, found, repo.Options{Logger: log, MaxRead: 10 << 20})
 //	f, ok := set.Rediscover(sc, repo.DiscoverKeyOf(sc, repoPath))
@@ -97,11 +97,11 @@ func (s *Set) Close() error {
 	s.mu.Unlock()
 	var first error
 	for _, rp := range repos {
-		rp.Mu.Lock()
+		rp.Lock()
 		if err := rp.Close(); err != nil && first == nil {
 			first = err
 		}
-		rp.Mu.Unlock()
+		rp.Unlock()
 	}
 	return first
 }
