@@ -10,8 +10,8 @@ import (
 	"maps"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitwrite"
 	"github.com/grove-mcp/grove/gittools/internal/merge"
@@ -19,38 +19,13 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/writecmd"
 )
 
-// FlatTree lists a tree's files, within repo's tree budget. Trees are read with the merge engine's parser
-// (quicker than go-git's on the tens of thousands of entries a large worktree has).
+// FlatTree lists a tree's files, within repo's tree budget.
 func FlatTree(rp *repo.Repo, ctx context.Context, tree plumbing.Hash) (map[string]gitwrite.BlobEntry, error) {
 	out := map[string]gitwrite.BlobEntry{}
-	return out, flatTree(store(rp), ctx, tree, "", repo.NewTreeBudget(), out)
-}
-
-func flatTree(st *merge.Store, ctx context.Context, h plumbing.Hash, dir string, walk *repo.TreeBudget, out map[string]gitwrite.BlobEntry) error {
-	if err := walk.Next(ctx); err != nil {
-		return err
-	}
-	es, err := st.Tree(h)
-	if err != nil {
-		return err
-	}
-	if err := walk.Spend(len(es)); err != nil {
-		return err
-	}
-	for _, e := range es {
-		p, err := walk.Child(dir, e.Name)
-		if err != nil {
-			return err
-		}
-		if e.Mode == filemode.Dir {
-			if err := flatTree(st, ctx, e.Hash, p, walk, out); err != nil {
-				return err
-			}
-			continue
-		}
+	err := repo.WalkTree(rp, ctx, tree, "", repo.NewTreeBudget(), nil, func(p string, e object.TreeEntry) {
 		out[p] = gitwrite.BlobEntry{Hash: e.Hash, Mode: e.Mode}
-	}
-	return nil
+	})
+	return out, err
 }
 
 // RequireCleanIndex fails when the index differs from HEAD's files (staged changes, or conflicts).

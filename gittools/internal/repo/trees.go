@@ -1,6 +1,7 @@
 package repo
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -9,22 +10,29 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 )
 
-// TreeEntries reads a tree's entries, refusing a tree with a name git would never write (see
+// TreeEntries reads a tree's entries (parsed by gitfmt's tree parser from the raw object), refusing a tree with a name git would never write (see
 // validPathComponent); the zero hash is the empty tree.
 func TreeEntries(rp *Repo, h plumbing.Hash) ([]object.TreeEntry, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	t, err := rp.Git.TreeObject(h)
+	data, err := rp.RawObject(plumbing.TreeObject, h)
 	if err != nil {
 		return nil, rp.Noted(err)
 	}
-	for _, e := range t.Entries {
-		if !gitfmt.ValidPathComponent(e.Name) {
-			return nil, rp.Noted(gitfmt.BadEntry("tree "+h.String()[:ShortLen], e.Name))
+	es := make([]object.TreeEntry, 0, bytes.Count(data, []byte{0}))
+	it := gitfmt.NewTreeIter(data)
+	for e, ok := it.Next(); ok; e, ok = it.Next() {
+		name := string(e.Name)
+		if !gitfmt.ValidPathComponent(name) {
+			return nil, rp.Noted(gitfmt.BadEntry("tree "+h.String()[:ShortLen], name))
 		}
+		es = append(es, object.TreeEntry{Name: name, Mode: e.Mode, Hash: e.Hash})
 	}
-	return t.Entries, nil
+	if err := it.Err(); err != nil {
+		return nil, rp.Noted(fmt.Errorf("reading tree %s: %w", h.String()[:ShortLen], err))
+	}
+	return es, nil
 }
 
 // MaxTreeEntries bounds the tree entries (files and directories, in every tree read) one walk over a
