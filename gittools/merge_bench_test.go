@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os/exec"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
 
@@ -78,16 +77,6 @@ func BenchmarkMerge50k(b *testing.B) {
 	b.ReportMetric(float64(gc.Microseconds())/1000, "grove-cpu-ms")
 	b.ReportMetric(float64(kc.Microseconds())/1000, "git-cpu-ms")
 	b.ReportMetric(float64(gc)/float64(kc), "grove/git-cpu")
-}
-
-// cpuTime is the CPU time (user and system) this process has used so far: on a loaded machine it shows
-// the work a merge does apart from the waiting for a core.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func medianDur(ds []time.Duration) time.Duration {
