@@ -41,8 +41,8 @@
 // on first open, or before the first call when the server calls [Repos.Warm] for its roots. Status, log (on the
 // commit-graph when there is one), blame (grove's own history walk, with internal/linediff for its line diffs), diffs and
 // patches are grove's own code rather than go-git's porcelain, which is slow or wrong for them (see
-// shared/GIT-PERFORMANCE.md). Per repository, decoded commits are cached by hash (repo/commitcache.go), HEAD by the
-// stat data of the files it was read from (repo/head.go), and a discovery by the stat data of every path it checked
+// shared/GIT-PERFORMANCE.md). Per repository, decoded commits are cached by hash (repo/graph.go), HEAD by the
+// stat data of the files it was read from (repo/revision.go), and a discovery by the stat data of every path it checked
 // (repo/discovercache.go): a changed path means a full discovery, with all its checks, again. Status walks the
 // worktree once, on two goroutines per core, stat-ing tracked files through the directory it lists; with a
 // [ChangeFeed] (the server's file watcher, see [Repos.SetChanges]) later statuses re-examine only the paths
