@@ -62,7 +62,7 @@ func run(args []string) int {
 		fmt.Fprintf(os.Stderr, "grove: %v (see grove --help)\n", err)
 		return 2
 	}
-	return cli.Run(opts)
+	return cli.Run(opts, os.Stdin, os.Stdout)
 }
 
 // parseFlags reads the command line (see [cli.Parse]); it returns

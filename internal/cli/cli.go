@@ -8,13 +8,14 @@
 //	fs := flag.NewFlagSet("grove", flag.ContinueOnError)
 //	fs.BoolVar(&opts.Server.ReadOnly, "read-only", false, "…")
 //	if err := cli.Parse(fs, os.Args[1:], &opts); err != nil { … }
-//	os.Exit(cli.Run(opts))
+//	os.Exit(cli.Run(opts, stdin, stdout)) // main's own standard input and output
 package cli
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"syscall"
@@ -37,12 +38,13 @@ type Options struct {
 	MetricsAddr string // --metrics
 }
 
-// Run does what opts ask and returns the process's exit code: 0, 1 when
+// Run does what opts ask, serving over stdin and stdout (main's: stdout
+// carries JSON-RPC only), and returns the process's exit code: 0, 1 when
 // serving failed, 2 for a bad set-up.
-func Run(opts Options) int {
+func Run(opts Options, stdin *os.File, stdout io.Writer) int {
 	cfg := opts.Server
 	if opts.ShowVersion {
-		fmt.Println(VersionLine(cfg.Version))
+		fmt.Fprint(stdout, VersionLine(cfg.Version)+"\n")
 		return 0
 	}
 	logger, closeLog, err := newLogger(opts.LogLevel, opts.LogFile)
@@ -56,7 +58,7 @@ func Run(opts Options) int {
 	ctx, stop := notifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if opts.Command == "doctor" {
-		if err := server.Doctor(ctx, os.Stdout, cfg); err != nil {
+		if err := server.Doctor(ctx, stdout, cfg); err != nil {
 			fmt.Fprintf(os.Stderr, "grove doctor: %v\n", err)
 			return 1
 		}
@@ -71,10 +73,10 @@ func Run(opts Options) int {
 	if opts.HTTP.Addr != "" {
 		return runHTTP(ctx, cfg, opts)
 	}
-	if term.IsTerminal(int(os.Stdin.Fd())) {
+	if term.IsTerminal(int(stdin.Fd())) {
 		fmt.Fprintf(os.Stderr, terminalHint, SelfCommand())
 	}
-	if err := stdio.Run(ctx, cfg, os.Stdin, os.Stdout); err != nil && !errors.Is(err, context.Canceled) {
+	if err := stdio.Run(ctx, cfg, stdin, stdout); err != nil && !errors.Is(err, context.Canceled) {
 		if opts.LogFile != "" {
 			logger.Error("server stopped", "err", err)
 		}

@@ -1,7 +1,7 @@
 // Package stdio serves a grove [server.Server] over stdin and stdout:
 // newline-delimited JSON-RPC, one client, until the end of its input.
 //
-//	err := stdio.Run(ctx, server.Config{Roots: []string{"/home/me/project"}}, os.Stdin, os.Stdout)
+//	err := stdio.Run(ctx, server.Config{Roots: []string{"/home/me/project"}}, in, out)
 //
 // It owns the wire, not the features: grove reads and writes the lines itself
 // rather than through the SDK's IOTransport (wire.go says why). The reader
