@@ -11,19 +11,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/bench/internal/benchutil"
 	"github.com/grove-mcp/grove/gittools"
 )
 
@@ -43,20 +41,6 @@ func main() {
 
 var keep string
 
-func git(repo string, args ...string) (string, int, error) {
-	cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return out.String(), ee.ExitCode(), nil
-	}
-	if err != nil {
-		return "", 0, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, errb.String())
-	}
-	return out.String(), 0, nil
-}
-
 type tally struct {
 	merges, refused, gitClean, sameTree, recorded, groveClean, gitConflicted, samePaths, files, sameFiles int
 	groveTime, gitTime                                                                                    []time.Duration
@@ -64,11 +48,11 @@ type tally struct {
 }
 
 func run(repo, rev string, n int, verbose bool) error {
-	gitDir, _, err := git(repo, "rev-parse", "--absolute-git-dir")
+	gitDir, _, err := benchutil.Git(repo, "rev-parse", "--absolute-git-dir")
 	if err != nil {
 		return err
 	}
-	list, _, err := git(repo, "rev-list", "--merges", "--min-parents=2", "--max-parents=2", "-n", fmt.Sprint(n), rev)
+	list, _, err := benchutil.Git(repo, "rev-list", "--merges", "--min-parents=2", "--max-parents=2", "-n", fmt.Sprint(n), rev)
 	if err != nil {
 		return err
 	}
@@ -87,14 +71,14 @@ func run(repo, rev string, n int, verbose bool) error {
 }
 
 func replay(repo string, rp *gittools.Replayer, m string, t *tally, verbose bool) error {
-	out, _, err := git(repo, "rev-parse", m+"^1", m+"^2", m+"^{tree}")
+	out, _, err := benchutil.Git(repo, "rev-parse", m+"^1", m+"^2", m+"^{tree}")
 	if err != nil {
 		return err
 	}
 	f := strings.Fields(out)
 	p1, p2, recorded := f[0], f[1], f[2]
 	start := time.Now()
-	mt, code, err := git(repo, "merge-tree", "--write-tree", "--name-only", p1, p2)
+	mt, code, err := benchutil.Git(repo, "merge-tree", "--write-tree", "--name-only", p1, p2)
 	if err != nil {
 		return err
 	}
@@ -148,7 +132,7 @@ func replay(repo string, rp *gittools.Replayer, m string, t *tally, verbose bool
 				continue
 			}
 			t.files++
-			want, _, err := git(repo, "rev-parse", "--verify", "-q", gitTree+":"+p)
+			want, _, err := benchutil.Git(repo, "rev-parse", "--verify", "-q", gitTree+":"+p)
 			if err != nil {
 				return err
 			}
@@ -181,30 +165,14 @@ func replay(repo string, rp *gittools.Replayer, m string, t *tally, verbose bool
 	return nil
 }
 
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[len(s)/2]
-}
-
-func pct(a, b int) string {
-	if b == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f %%", 100*float64(a)/float64(b))
-}
-
 func report(repo, rev string, t *tally) {
-	head, _, _ := git(repo, "rev-parse", rev)
+	head, _, _ := benchutil.Git(repo, "rev-parse", rev)
 	fmt.Printf("repository %s at %s\n", filepath.Base(repo), strings.TrimSpace(head))
 	fmt.Printf("merges replayed: %d (git: %d clean, %d conflicted); %d unrelated histories skipped\n", t.merges, t.gitClean, t.gitConflicted, t.refused)
-	fmt.Printf("clean merges, identical tree: %d/%d (%s); git's tree equals the recorded one in %d\n", t.sameTree, t.gitClean, pct(t.sameTree, t.gitClean), t.recorded)
-	fmt.Printf("conflicted merges, same conflicted paths: %d/%d (%s)\n", t.samePaths, t.gitConflicted, pct(t.samePaths, t.gitConflicted))
-	fmt.Printf("conflicted files, byte-identical with markers: %d/%d (%s)\n", t.sameFiles, t.files, pct(t.sameFiles, t.files))
-	fmt.Printf("median time per merge: grove %v (in process), git merge-tree %v (process)\n", median(t.groveTime), median(t.gitTime))
+	fmt.Printf("clean merges, identical tree: %d/%d (%s); git's tree equals the recorded one in %d\n", t.sameTree, t.gitClean, benchutil.Pct(t.sameTree, t.gitClean), t.recorded)
+	fmt.Printf("conflicted merges, same conflicted paths: %d/%d (%s)\n", t.samePaths, t.gitConflicted, benchutil.Pct(t.samePaths, t.gitConflicted))
+	fmt.Printf("conflicted files, byte-identical with markers: %d/%d (%s)\n", t.sameFiles, t.files, benchutil.Pct(t.sameFiles, t.files))
+	fmt.Printf("median time per merge: grove %v (in process), git merge-tree %v (process)\n", benchutil.Median(t.groveTime), benchutil.Median(t.gitTime))
 	for _, b := range t.bad {
 		fmt.Println("  " + b)
 	}
@@ -213,7 +181,7 @@ func report(repo, rev string, t *tally) {
 // keepPair writes git's and grove's version of a conflicted file for comparison.
 func keepPair(repo string, rp *gittools.Replayer, dir, m, p, want, got string) error {
 	base := filepath.Join(dir, m+"-"+strings.ReplaceAll(p, "/", "_"))
-	w, _, err := git(repo, "cat-file", "blob", want)
+	w, _, err := benchutil.Git(repo, "cat-file", "blob", want)
 	if err != nil {
 		return err
 	}

@@ -14,18 +14,17 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/grove-mcp/grove/bench/internal/benchutil"
 	"github.com/grove-mcp/grove/gittools"
 )
 
@@ -43,20 +42,6 @@ func main() {
 	}
 }
 
-func git(repo string, args ...string) (string, int, error) {
-	cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return out.String(), ee.ExitCode(), nil
-	}
-	if err != nil {
-		return "", 0, fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, errb.String())
-	}
-	return out.String(), 0, nil
-}
-
 // tally counts one kind of operation (cherry-pick or revert).
 type tally struct {
 	ops, gitClean, sameTree, gitConflicted, samePaths int
@@ -70,17 +55,17 @@ func run(repo, rev string, n, dist int, verbose bool) error {
 	if n <= 0 || dist <= 0 {
 		return fmt.Errorf("-n and -dist must be positive")
 	}
-	gitDir, _, err := git(repo, "rev-parse", "--absolute-git-dir")
+	gitDir, _, err := benchutil.Git(repo, "rev-parse", "--absolute-git-dir")
 	if err != nil {
 		return err
 	}
 	// The worktree's HEAD moves as git picks: resolve rev before.
-	tip, code, err := git(repo, "rev-parse", "--verify", rev+"^{commit}")
+	tip, code, err := benchutil.Git(repo, "rev-parse", "--verify", rev+"^{commit}")
 	if err != nil || code != 0 {
 		return fmt.Errorf("resolving %s: exit %d %v", rev, code, err)
 	}
 	tip = strings.TrimSpace(tip)
-	list, _, err := git(repo, "rev-list", "--no-merges", "--topo-order", tip)
+	list, _, err := benchutil.Git(repo, "rev-list", "--no-merges", "--topo-order", tip)
 	if err != nil {
 		return err
 	}
@@ -99,7 +84,7 @@ func run(repo, rev string, n, dist int, verbose bool) error {
 	for i := range min(n, span) {
 		k := dist + i*span/min(n, span)
 		c := all[k]
-		out, code, err := git(repo, "rev-parse", "-q", "--verify", c+"~"+fmt.Sprint(dist))
+		out, code, err := benchutil.Git(repo, "rev-parse", "-q", "--verify", c+"~"+fmt.Sprint(dist))
 		if err != nil {
 			return err
 		}
@@ -122,12 +107,12 @@ func run(repo, rev string, n, dist int, verbose bool) error {
 	}{{"cherry-pick", &picks}, {"revert", &reverts}} {
 		t := r.t
 		fmt.Printf("%s: %d/%d agree (%s): git clean %d, identical tree %d; git conflicted %d, same conflicted paths %d; median grove %v (in process, no worktree), git %v (process, with its worktree)\n",
-			r.name, t.agree(), t.ops, pct(t.agree(), t.ops), t.gitClean, t.sameTree, t.gitConflicted, t.samePaths, median(t.groveTime), median(t.gitTime))
+			r.name, t.agree(), t.ops, benchutil.Pct(t.agree(), t.ops), t.gitClean, t.sameTree, t.gitConflicted, t.samePaths, benchutil.Median(t.groveTime), benchutil.Median(t.gitTime))
 		for _, b := range t.bad {
 			fmt.Println("  " + b)
 		}
 	}
-	fmt.Printf("both: %d/%d agree (%s)\n", picks.agree()+reverts.agree(), picks.ops+reverts.ops, pct(picks.agree()+reverts.agree(), picks.ops+reverts.ops))
+	fmt.Printf("both: %d/%d agree (%s)\n", picks.agree()+reverts.agree(), picks.ops+reverts.ops, benchutil.Pct(picks.agree()+reverts.agree(), picks.ops+reverts.ops))
 	return nil
 }
 
@@ -141,23 +126,23 @@ func gitPick(repo, onto, c string, revert bool) (tree string, conflicts []string
 	}
 	defer func() {
 		for _, args := range [][]string{{verb, "--quit"}, {"reset", "-q", "--hard"}, {"clean", "-fdqx"}} {
-			if _, code, e := git(repo, args...); (e != nil || code != 0) && err == nil {
+			if _, code, e := benchutil.Git(repo, args...); (e != nil || code != 0) && err == nil {
 				err = fmt.Errorf("cleaning up after git %s: git %s failed", verb, strings.Join(args, " "))
 			}
 		}
 	}()
-	if out, code, err := git(repo, "checkout", "-q", "-f", "--detach", onto); err != nil || code != 0 {
+	if out, code, err := benchutil.Git(repo, "checkout", "-q", "-f", "--detach", onto); err != nil || code != 0 {
 		return "", nil, fmt.Errorf("git checkout %s: exit %d %v %s", onto, code, err, out)
 	}
-	out, code, err := git(repo, verb, "--no-commit", c)
+	out, code, err := benchutil.Git(repo, verb, "--no-commit", c)
 	if err != nil {
 		return "", nil, err
 	}
 	if code == 0 {
-		t, _, err := git(repo, "write-tree")
+		t, _, err := benchutil.Git(repo, "write-tree")
 		return strings.TrimSpace(t), nil, err
 	}
-	u, _, err := git(repo, "ls-files", "-u")
+	u, _, err := benchutil.Git(repo, "ls-files", "-u")
 	if err != nil {
 		return "", nil, err
 	}
@@ -211,20 +196,4 @@ func replay(repo string, rp *gittools.Replayer, onto, c string, revert bool, t *
 		fmt.Fprintf(os.Stderr, "%s onto %s revert=%v: %s\n", c[:12], onto[:12], revert, verdict)
 	}
 	return nil
-}
-
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[len(s)/2]
-}
-
-func pct(a, b int) string {
-	if b == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.1f %%", 100*float64(a)/float64(b))
 }
