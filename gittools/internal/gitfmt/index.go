@@ -10,12 +10,16 @@ package gitfmt
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -39,6 +43,9 @@ type Index struct {
 	// directories outside the sparse cone, named "dir/" with mode 040000, their tree's hash and SkipWorktree.
 	// repo.Index expands them into their files, so its callers never see one.
 	Sparse bool
+	// Tree is the TREE extension as written, every node in its pre-order, invalid ones included, for a writer
+	// to keep (gitwrite); nil when there is none or part of it could not be read.
+	Tree   []CacheTreeNode
 	split  *splitLink      // the "link" extension of a split index, until ReadIndex merges the shared index
 	dirSet map[string]bool // see dirs
 }
@@ -54,6 +61,8 @@ type IndexEntry struct {
 	CtimeS       uint32
 	CtimeNs      uint32
 	Ino          uint32
+	Dev, UID     uint32 // kept so that a write tool writes back what it read; nothing compares them
+	GID          uint32
 	Size         uint32
 	SkipWorktree bool
 	IntentToAdd  bool
@@ -236,7 +245,8 @@ const (
 func ParseIndex(data []byte) (*Index, error) { return parseIndex(data, sha1Len) }
 
 // parseIndex parses index data whose object names (and checksum) are hashLen bytes long. A longer name is
-// kept as its first 20 bytes.
+// kept as its first 20 bytes. Names are cut from one string (the entries' bytes for versions 2 and 3, the
+// expanded names for version 4), so the entries cost two allocations, not one per name.
 func parseIndex(data []byte, hashLen int) (*Index, error) {
 	if len(data) < 12+hashLen || string(data[:4]) != "DIRC" {
 		return nil, errors.New("not an index file")
@@ -252,31 +262,48 @@ func parseIndex(data []byte, hashLen int) (*Index, error) {
 		return nil, fmt.Errorf("index claims %d entries in %d bytes", n, len(data))
 	}
 	idx := &Index{Entries: make([]IndexEntry, 0, n), CacheTree: map[string]plumbing.Hash{}}
-	off, names, prev := 12, 0, ""
+	spans := make([]nameSpan, 0, n)
+	var arena []byte // version 4's names, one after the other
+	if version == 4 {
+		arena = make([]byte, 0, len(body))
+	}
+	off, names := 12, 0
 	for range n {
-		e, next, err := parseEntry(body, off, version, hashLen, prev)
+		e, next, span, err := parseEntry(body, off, version, hashLen, &arena, spans)
 		if err != nil {
 			return nil, err
 		}
-		if names += len(e.Name); names > maxIndexNames {
+		if names += int(span.len); names > maxIndexNames {
 			return nil, &RefusedFile{Reason: fmt.Sprintf("its entry names pass %s", patchtext.SizeText(maxIndexNames))}
 		}
 		idx.Entries = append(idx.Entries, e)
-		off, prev = next, e.Name
+		spans = append(spans, span)
+		off = next
+	}
+	src := string(body[:off])
+	if version == 4 {
+		src = string(arena)
+	}
+	for i, sp := range spans {
+		idx.Entries[i].Name = src[sp.off : sp.off+sp.len]
 	}
 	return idx, parseExtensions(idx, body[off:], hashLen)
 }
 
-// parseEntry reads the entry at off; prev is the previous entry's name, which version 4 names are relative to.
-func parseEntry(b []byte, off int, version uint32, hashLen int, prev string) (IndexEntry, int, error) {
+// nameSpan is where an entry's name lies in the string parseIndex cuts names from.
+type nameSpan struct{ off, len uint32 }
+
+// parseEntry reads the entry at off (its name is left for parseIndex to fill in from the span). Version 4
+// names are relative to the previous entry's, the last span, and are expanded onto arena.
+func parseEntry(b []byte, off int, version uint32, hashLen int, arena *[]byte, spans []nameSpan) (IndexEntry, int, nameSpan, error) {
 	fixed := IndexEntryFixed - sha1Len + hashLen
 	if off+fixed > len(b) {
-		return IndexEntry{}, 0, errors.New("truncated index entry")
+		return IndexEntry{}, 0, nameSpan{}, errors.New("truncated index entry")
 	}
 	u32 := func(i int) uint32 { return binary.BigEndian.Uint32(b[off+i:]) }
 	e := IndexEntry{
 		CtimeS: u32(0), CtimeNs: u32(4), MtimeS: u32(8), MtimeNs: u32(12),
-		Ino: u32(20), Mode: filemode.FileMode(u32(24)), Size: u32(36),
+		Dev: u32(16), Ino: u32(20), Mode: filemode.FileMode(u32(24)), UID: u32(28), GID: u32(32), Size: u32(36),
 	}
 	copy(e.Hash[:], b[off+40:off+40+hashLen])
 	flags := binary.BigEndian.Uint16(b[off+40+hashLen:])
@@ -285,47 +312,60 @@ func parseEntry(b []byte, off int, version uint32, hashLen int, prev string) (In
 	p := off + fixed
 	if flags&flagExtended != 0 {
 		if p+2 > len(b) {
-			return IndexEntry{}, 0, errors.New("truncated index entry")
+			return IndexEntry{}, 0, nameSpan{}, errors.New("truncated index entry")
 		}
 		ext := binary.BigEndian.Uint16(b[p:])
 		e.SkipWorktree, e.IntentToAdd = ext&extSkipWorktree != 0, ext&extIntentToAdd != 0
 		p += 2
 	}
 	if version == 4 {
-		return parseNameV4(b, p, prev, e)
+		var prev nameSpan
+		if len(spans) > 0 {
+			prev = spans[len(spans)-1]
+		}
+		next, span, err := parseNameV4(b, p, arena, prev)
+		return e, next, span, err
 	}
 	end := bytes.IndexByte(b[p:], 0)
 	if end < 0 {
-		return IndexEntry{}, 0, errors.New("unterminated index entry name")
+		return IndexEntry{}, 0, nameSpan{}, errors.New("unterminated index entry name")
 	}
 	if end > MaxRepoPath {
-		return IndexEntry{}, 0, BadEntry("", string(b[p:p+64])+"…")
+		return IndexEntry{}, 0, nameSpan{}, BadEntry("", string(b[p:p+64])+"…")
 	}
-	e.Name = string(b[p : p+end])
 	entryLen := (p + end - off + 8) &^ 7 // name, then 1-8 NULs to a multiple of 8
 	if off+entryLen > len(b) {
-		return IndexEntry{}, 0, errors.New("truncated index entry")
+		return IndexEntry{}, 0, nameSpan{}, errors.New("truncated index entry")
 	}
-	return e, off + entryLen, nil
+	return e, off + entryLen, nameSpan{uint32(p), uint32(end)}, nil
 }
 
-// parseNameV4 reads a version-4 name at p: how many bytes to drop from the end of prev (a number in the
-// variable-width encoding of pack offsets), then the NUL-terminated bytes to append. There is no padding.
-func parseNameV4(b []byte, p int, prev string, e IndexEntry) (IndexEntry, int, error) {
+// parseNameV4 reads a version-4 name at p: how many bytes to drop from the end of the previous name (prev, on
+// arena; a number in the variable-width encoding of pack offsets), then the NUL-terminated bytes to append.
+// There is no padding. The name is appended to arena.
+func parseNameV4(b []byte, p int, arena *[]byte, prev nameSpan) (int, nameSpan, error) {
 	strip, p, ok := offsetVarint(b, p)
-	if !ok || strip > uint64(len(prev)) {
-		return IndexEntry{}, 0, errors.New("bad index entry name")
+	if !ok || strip > uint64(prev.len) {
+		return 0, nameSpan{}, errors.New("bad index entry name")
 	}
 	end := bytes.IndexByte(b[p:], 0)
 	if end < 0 {
-		return IndexEntry{}, 0, errors.New("unterminated index entry name")
+		return 0, nameSpan{}, errors.New("unterminated index entry name")
 	}
-	base := prev[:len(prev)-int(strip)]
-	if len(base)+end > MaxRepoPath {
-		return IndexEntry{}, 0, BadEntry("", base[:min(len(base), 64)]+"…")
+	keep := int(prev.len) - int(strip)
+	a := *arena
+	base := a[prev.off : int(prev.off)+keep]
+	if keep+end > MaxRepoPath {
+		return 0, nameSpan{}, BadEntry("", string(base[:min(len(base), 64)])+"…")
 	}
-	e.Name = base + string(b[p:p+end])
-	return e, p + end + 1, nil
+	if len(a) > math.MaxUint32-keep-end {
+		return 0, nameSpan{}, errors.New("index entry names too long")
+	}
+	start := len(a)
+	a = append(a, base...)
+	a = append(a, b[p:p+end]...)
+	*arena = a
+	return p + end + 1, nameSpan{uint32(start), uint32(keep + end)}, nil
 }
 
 // offsetVarint decodes the variable-width number at b[p:] (7 bits a byte, high bit set on all but the last,
@@ -355,7 +395,7 @@ func parseExtensions(idx *Index, b []byte, hashLen int) error {
 		}
 		switch body := b[8 : 8+size]; {
 		case sig == "TREE":
-			if err := parseCacheTree(idx.CacheTree, body, hashLen); err != nil {
+			if err := parseCacheTree(idx, body, hashLen); err != nil {
 				return err
 			}
 		case sig == "link":
@@ -387,7 +427,7 @@ func DecodeIndex(data []byte) (*Index, error) {
 			Name: e.Name, Hash: e.Hash, Mode: e.Mode, Stage: int(e.Stage),
 			MtimeS: uint32(e.ModifiedAt.Unix()), MtimeNs: uint32(e.ModifiedAt.Nanosecond()),
 			CtimeS: uint32(e.CreatedAt.Unix()), CtimeNs: uint32(e.CreatedAt.Nanosecond()),
-			Ino: e.Inode, Size: e.Size, SkipWorktree: e.SkipWorktree, IntentToAdd: e.IntentToAdd,
+			Ino: e.Inode, Dev: e.Dev, UID: e.UID, GID: e.GID, Size: e.Size, SkipWorktree: e.SkipWorktree, IntentToAdd: e.IntentToAdd,
 		})
 	}
 	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
@@ -432,4 +472,22 @@ func (idx *Index) Dirs() map[string]bool {
 		}
 	}
 	return idx.dirSet
+}
+
+// IndexChecksumOK reports whether the index data ends with the checksum of what precedes it (SHA-1, or SHA-256
+// when hashLen is 32), or with zeros, which git writes with index.skipHash.
+func IndexChecksumOK(data []byte, hashLen int) bool {
+	if len(data) < hashLen {
+		return false
+	}
+	body, sum := data[:len(data)-hashLen], data[len(data)-hashLen:]
+	if !slices.ContainsFunc(sum, func(b byte) bool { return b != 0 }) {
+		return true
+	}
+	if hashLen == sha256Len {
+		h := sha256.Sum256(body)
+		return bytes.Equal(h[:], sum)
+	}
+	h := sha1.Sum(body)
+	return bytes.Equal(h[:], sum)
 }

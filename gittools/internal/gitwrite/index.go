@@ -13,7 +13,6 @@ package gitwrite
 // index. go-git's own SetIndex truncates the index in place, which a concurrent git could read half-written.
 
 import (
-	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -42,10 +41,18 @@ type IndexFile struct {
 
 	ByName map[string][]*index.Entry // every stage of a path, stage order
 	dirs   map[string]int            // how many entries lie below each directory
+
+	order []string // every name ByName held when last sorted, in index order (some may be gone since)
+	added []string // names added to ByName since, unsorted
+
+	// What the loaded file said beyond go-git's entries, for Encode to write back while it still holds.
+	loaded      []gitfmt.IndexEntry    // the entries the cache-tree describes
+	tree        []gitfmt.CacheTreeNode // the TREE extension
+	assumeValid map[*index.Entry]bool  // entries loaded with assume-unchanged (index.Entry has no field for it)
 }
 
 // LoadIndex reads the repository's index (an empty one if there is none), checked as the read tools check it
-// (parseChecked) before go-git decodes it for writing. Call close when done.
+// (gitfmt.ParseWritableIndex) and against its checksum. Call close when done.
 func LoadIndex(rp *repo.Repo) (*IndexFile, error) {
 	if err := rp.Writable(); err != nil {
 		return nil, err
@@ -54,64 +61,128 @@ func LoadIndex(rp *repo.Repo) (*IndexFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx := &index.Index{Version: 2}
-	var raw []byte
 	f, err := gitfmt.OpenRegular(gd, "index")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		ix := &IndexFile{Idx: &index.Index{Version: 2}}
+		ix.ReplaceAll(nil)
+		ix.gitDir = gd
+		return ix, nil
 	case err != nil:
 		gd.Close()
 		return nil, fmt.Errorf("reading the index: %w", repo.PathErr(err))
-	default:
-		raw, err = decodeChecked(f, idx)
-		f.Close()
-		if err != nil {
-			gd.Close()
-			return nil, rp.Noted(err)
-		}
 	}
-	ix := &IndexFile{Idx: idx, gitDir: gd, raw: raw}
-	ix.ReplaceAll(idx.Entries)
-	return ix, nil
-}
-
-// decodeChecked reads the index file f into idx once parseChecked accepts it, and returns its bytes.
-func decodeChecked(f *os.File, idx *index.Index) ([]byte, error) {
 	data, fi, err := gitfmt.ReadIndexFile(f, "index")
+	f.Close()
+	var ix *IndexFile
+	if err == nil {
+		ix, err = DecodeIndex(data)
+	}
 	if err != nil {
-		return nil, err
+		gd.Close()
+		return nil, rp.Noted(err)
 	}
-	if _, err := gitfmt.ParseWritableIndex(data, "index"); err != nil {
-		return nil, err
-	}
-	idx.ModTime = fi.ModTime()
-	if err := index.NewDecoder(bytes.NewReader(data)).Decode(idx); err != nil {
-		return nil, fmt.Errorf("reading the index: %w", err)
-	}
-	return data, nil
+	ix.Idx.ModTime = fi.ModTime()
+	ix.gitDir = gd
+	return ix, nil
 }
 
 func (ix *IndexFile) Close() { ix.gitDir.Close() }
 
 // ReplaceAll makes entries the whole index.
 func (ix *IndexFile) ReplaceAll(entries []*index.Entry) {
+	entries = slices.Clone(entries)
+	if !slices.IsSortedFunc(entries, compareEntries) {
+		slices.SortStableFunc(entries, compareEntries)
+	}
+	ix.setSorted(entries)
+}
+
+// setSorted makes entries, sorted by name then stage, the whole index, with ByName's values cut from entries
+// (capacity-limited, so that an append copies) and the directory counts added up a run of names at a time.
+func (ix *IndexFile) setSorted(entries []*index.Entry) {
 	ix.ByName = make(map[string][]*index.Entry, len(entries))
 	ix.dirs = make(map[string]int)
-	for _, e := range entries {
-		ix.add(e)
+	ix.order, ix.added = make([]string, 0, len(entries)), nil
+	runDir, run := "", 0
+	for i := 0; i < len(entries); {
+		name := entries[i].Name
+		j := i + 1
+		for j < len(entries) && entries[j].Name == name {
+			j++
+		}
+		ix.ByName[name] = entries[i:j:j]
+		ix.order = append(ix.order, name)
+		i = j
+		slash := strings.LastIndexByte(name, '/')
+		if slash < 0 {
+			continue
+		}
+		if dir := name[:slash]; dir == runDir {
+			run++
+		} else {
+			ix.countDirs(runDir, run)
+			runDir, run = dir, 1
+		}
 	}
+	ix.countDirs(runDir, run)
+}
+
+// countDirs adds n to the count of dir and each of its parents.
+func (ix *IndexFile) countDirs(dir string, n int) {
+	if n == 0 {
+		return
+	}
+	ix.dirs[dir] += n
+	for d := range gitfmt.ParentDirs(dir) {
+		ix.dirs[d] += n
+	}
+}
+
+// compareEntries orders entries as the index stores them: by name (bytes), then stage.
+func compareEntries(a, b *index.Entry) int {
+	return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.Stage, b.Stage))
 }
 
 // All returns every entry sorted by (name, stage), as the index stores them.
 func (ix *IndexFile) All() []*index.Entry {
-	out := make([]*index.Entry, 0, len(ix.ByName))
-	for _, es := range ix.ByName {
+	if len(ix.added) > 0 {
+		slices.Sort(ix.added)
+		ix.order = mergeSorted(ix.order, slices.Compact(ix.added))
+		ix.added = nil
+	}
+	out := make([]*index.Entry, 0, len(ix.order))
+	kept := ix.order[:0]
+	for _, name := range ix.order {
+		es := ix.ByName[name]
+		if len(es) == 0 {
+			continue
+		}
+		kept = append(kept, name)
+		if len(es) > 1 && !slices.IsSortedFunc(es, compareEntries) {
+			slices.SortStableFunc(es, compareEntries)
+		}
 		out = append(out, es...)
 	}
-	slices.SortFunc(out, func(a, b *index.Entry) int {
-		return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.Stage, b.Stage))
-	})
+	clear(ix.order[len(kept):])
+	ix.order = kept
 	return out
+}
+
+// mergeSorted merges two sorted lists of distinct names into one.
+func mergeSorted(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		switch c := strings.Compare(a[0], b[0]); {
+		case c < 0:
+			out, a = append(out, a[0]), a[1:]
+		case c > 0:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out, a, b = append(out, a[0]), a[1:], b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // Unmerged lists the paths with conflict stages (a merge in progress), sorted.
@@ -159,6 +230,7 @@ func (ix *IndexFile) add(e *index.Entry) {
 		for d := range gitfmt.ParentDirs(e.Name) {
 			ix.dirs[d]++
 		}
+		ix.added = append(ix.added, e.Name)
 	}
 	ix.ByName[e.Name] = append(ix.ByName[e.Name], e)
 }
@@ -200,24 +272,26 @@ func (ix *IndexFile) Save() error {
 	return writeLocked(ix.gitDir, "index", data)
 }
 
-// Encode returns the bytes of the index file. The cache-tree and other extensions are dropped (go-git cannot
-// write them); git rebuilds the cache-tree when it needs it.
+// Encode returns the bytes of the index file (see encodeIndex): the loaded version (2 and 3 as the entries'
+// flags need), the loaded cache-tree with every directory whose entries changed since invalidated, the
+// assume-unchanged flag on the loaded entries that had it. Other extensions are dropped, as optional ones may
+// be: git rebuilds what it needs.
 func (ix *IndexFile) Encode() ([]byte, error) {
-	ix.Idx.Entries = ix.All()
+	all := ix.All()
+	ix.Idx.Entries = all
 	ix.Idx.Cache, ix.Idx.ResolveUndo, ix.Idx.EndOfIndexEntry = nil, nil, nil
-	if ix.Idx.Version < 2 {
+	switch {
+	case ix.Idx.Version == 4:
+	case slices.ContainsFunc(all, func(e *index.Entry) bool { return e.IntentToAdd || e.SkipWorktree }):
+		ix.Idx.Version = 3 // extended flags need version 3
+	default:
 		ix.Idx.Version = 2
 	}
-	if ix.Idx.Version == 2 && slices.ContainsFunc(ix.Idx.Entries, func(e *index.Entry) bool { return e.IntentToAdd || e.SkipWorktree }) {
-		ix.Idx.Version = 3 // extended flags need version 3
-	}
-	// The encoder sorts again by name alone (not stably); on input already sorted by (name, stage) Go's
-	// pdqsort moves nothing, so conflict stages keep their order.
-	var buf bytes.Buffer
-	if err := index.NewEncoder(&buf).Encode(ix.Idx); err != nil {
+	data, err := encodeIndex(all, ix.Idx.Version, ix.assumeValid, ix.keptTree(all))
+	if err != nil {
 		return nil, fmt.Errorf("encoding the index: %w", err)
 	}
-	return buf.Bytes(), nil
+	return data, nil
 }
 
 // Lock takes index.lock, to be filled with Encode's bytes and committed once the operation is done.
