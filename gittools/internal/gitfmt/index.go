@@ -92,7 +92,7 @@ func ReadIndexHash(dir *os.Root, name string, hashLen int) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err := parseChecked(data, name, hashLen, func(shared string) ([]byte, error) { return readShared(dir, shared) })
+	idx, err := parseChecked(data, name, hashLen, func(shared string) ([]byte, error) { return readShared(dir, shared) }, true)
 	if err != nil {
 		return nil, err
 	}
@@ -140,8 +140,14 @@ func ReadIndexFile(f *os.File, name string) ([]byte, fs.FileInfo, error) {
 // maxIndexNames, refuse the whole index with a *refusedFile. A split index is refused here, as its entries
 // are only whole with the shared index next to it (ReadIndex reads both); so is a sparse index, whose
 // directory entries the write tools cannot update.
-func ParseWritableIndex(data []byte, name string) (*Index, error) {
-	idx, err := parseChecked(data, name, sha1Len, nil)
+func ParseWritableIndex(data []byte, name string) (*Index, error) { return parseWritable(data, name, true) }
+
+// ParseWritableEntries is ParseWritableIndex without ByName (left nil), for a caller that keys the entries
+// its own way (gitwrite): the map is most of the cost of a parse.
+func ParseWritableEntries(data []byte, name string) (*Index, error) { return parseWritable(data, name, false) }
+
+func parseWritable(data []byte, name string, byName bool) (*Index, error) {
+	idx, err := parseChecked(data, name, sha1Len, nil, byName)
 	if err == nil && idx.Sparse {
 		return nil, &RefusedFile{File: ".git/" + name, Reason: "it is a sparse index (index.sparse); grove's write tools " +
 			"need a full one: run git sparse-checkout init --no-sparse-index"}
@@ -149,8 +155,9 @@ func ParseWritableIndex(data []byte, name string) (*Index, error) {
 	return idx, err
 }
 
-// parseChecked is ParseWritableIndex, with shared reading the shared index of a split index (nil: refuse one).
-func parseChecked(data []byte, name string, hashLen int, shared func(name string) ([]byte, error)) (*Index, error) {
+// parseChecked is ParseWritableIndex, with shared reading the shared index of a split index (nil: refuse one),
+// and ByName filled only if byName.
+func parseChecked(data []byte, name string, hashLen int, shared func(name string) ([]byte, error), byName bool) (*Index, error) {
 	idx, err := parseIndex(data, hashLen)
 	if errors.Is(err, errIndexFallback) && hashLen == sha1Len {
 		idx, err = DecodeIndex(data)
@@ -166,13 +173,15 @@ func parseChecked(data []byte, name string, hashLen int, shared func(name string
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
-	return idx, idx.check(".git/" + name)
+	return idx, idx.check(".git/"+name, byName)
 }
 
-// check validates every name and fills ByName and Conflicts. A directory part equal to the previous entry's,
-// already validated, is not validated again: most entries share theirs with their neighbour.
-func (idx *Index) check(file string) error {
-	idx.ByName = make(map[string]int, len(idx.Entries))
+// check validates every name and fills Conflicts, and ByName if byName. A directory part equal to the previous
+// entry's, already validated, is not validated again: most entries share theirs with their neighbour.
+func (idx *Index) check(file string, byName bool) error {
+	if byName {
+		idx.ByName = make(map[string]int, len(idx.Entries))
+	}
 	validDir := ""
 	for i, e := range idx.Entries {
 		name := e.Name
@@ -191,8 +200,10 @@ func (idx *Index) check(file string) error {
 		case ok:
 			validDir = dir
 		}
-		if _, dup := idx.ByName[e.Name]; !dup {
-			idx.ByName[e.Name] = i
+		if byName {
+			if _, dup := idx.ByName[e.Name]; !dup {
+				idx.ByName[e.Name] = i
+			}
 		}
 		if e.Stage != 0 {
 			idx.Conflicts = true

@@ -39,11 +39,14 @@ type IndexFile struct {
 
 	raw []byte // the index file as loaded (nil: there was none), for Revert
 
-	ByName map[string][]*index.Entry // every stage of a path, stage order
-	dirs   map[string]int            // how many entries lie below each directory
+	// ByName holds every stage of a path, in stage order. Change it only through the methods (Set, SetStages,
+	// RemoveName, Remove, ReplaceAll): they note the names they touch, and All rereads only those.
+	ByName map[string][]*index.Entry
+	dirs   map[string]int // how many entries lie below each directory
 
-	order []string // every name ByName held when last sorted, in index order (some may be gone since)
-	added []string // names added to ByName since, unsorted
+	order   []string         // the names ByName held at the last All, in index order
+	groups  [][]*index.Entry // ByName[order[i]] then
+	touched []string         // names added or removed since, unsorted, repeats allowed
 
 	// What the loaded file said beyond go-git's entries, for Encode to write back while it still holds.
 	loaded      []gitfmt.IndexEntry    // the entries the cache-tree describes
@@ -52,7 +55,7 @@ type IndexFile struct {
 }
 
 // LoadIndex reads the repository's index (an empty one if there is none), checked as the read tools check it
-// (gitfmt.ParseWritableIndex) and against its checksum. Call close when done.
+// (gitfmt.ParseWritableEntries) and against its checksum. Call close when done.
 func LoadIndex(rp *repo.Repo) (*IndexFile, error) {
 	if err := rp.Writable(); err != nil {
 		return nil, err
@@ -103,7 +106,8 @@ func (ix *IndexFile) ReplaceAll(entries []*index.Entry) {
 func (ix *IndexFile) setSorted(entries []*index.Entry) {
 	ix.ByName = make(map[string][]*index.Entry, len(entries))
 	ix.dirs = make(map[string]int)
-	ix.order, ix.added = make([]string, 0, len(entries)), nil
+	ix.order, ix.touched = make([]string, 0, len(entries)), nil
+	ix.groups = make([][]*index.Entry, 0, len(entries))
 	runDir, run := "", 0
 	for i := 0; i < len(entries); {
 		name := entries[i].Name
@@ -113,6 +117,7 @@ func (ix *IndexFile) setSorted(entries []*index.Entry) {
 		}
 		ix.ByName[name] = entries[i:j:j]
 		ix.order = append(ix.order, name)
+		ix.groups = append(ix.groups, entries[i:j:j])
 		i = j
 		slash := strings.LastIndexByte(name, '/')
 		if slash < 0 {
@@ -144,45 +149,50 @@ func compareEntries(a, b *index.Entry) int {
 	return cmp.Or(strings.Compare(a.Name, b.Name), cmp.Compare(a.Stage, b.Stage))
 }
 
-// All returns every entry sorted by (name, stage), as the index stores them.
+// All returns every entry sorted by (name, stage), as the index stores them. Only the names touched since the
+// last call are looked up in ByName; the others keep their place and their entries.
 func (ix *IndexFile) All() []*index.Entry {
-	if len(ix.added) > 0 {
-		slices.Sort(ix.added)
-		ix.order = mergeSorted(ix.order, slices.Compact(ix.added))
-		ix.added = nil
+	if len(ix.touched) > 0 {
+		ix.refreshOrder()
 	}
-	out := make([]*index.Entry, 0, len(ix.order))
-	kept := ix.order[:0]
-	for _, name := range ix.order {
-		es := ix.ByName[name]
-		if len(es) == 0 {
-			continue
-		}
-		kept = append(kept, name)
-		if len(es) > 1 && !slices.IsSortedFunc(es, compareEntries) {
-			slices.SortStableFunc(es, compareEntries)
-		}
-		out = append(out, es...)
+	n := 0
+	for _, g := range ix.groups {
+		n += len(g)
 	}
-	clear(ix.order[len(kept):])
-	ix.order = kept
+	out := make([]*index.Entry, 0, n)
+	for _, g := range ix.groups {
+		out = append(out, g...)
+	}
 	return out
 }
 
-// mergeSorted merges two sorted lists of distinct names into one.
-func mergeSorted(a, b []string) []string {
-	out := make([]string, 0, len(a)+len(b))
-	for len(a) > 0 && len(b) > 0 {
-		switch c := strings.Compare(a[0], b[0]); {
-		case c < 0:
-			out, a = append(out, a[0]), a[1:]
-		case c > 0:
-			out, b = append(out, b[0]), b[1:]
-		default:
-			out, a, b = append(out, a[0]), a[1:], b[1:]
+// refreshOrder merges the touched names into order and groups, with their entries as ByName now holds them
+// (none: the name goes).
+func (ix *IndexFile) refreshOrder() {
+	slices.Sort(ix.touched)
+	touched := slices.Compact(ix.touched)
+	order := make([]string, 0, len(ix.order)+len(touched))
+	groups := make([][]*index.Entry, 0, cap(order))
+	reread := func(name string) {
+		if es := ix.ByName[name]; len(es) > 0 {
+			if len(es) > 1 && !slices.IsSortedFunc(es, compareEntries) {
+				slices.SortStableFunc(es, compareEntries)
+			}
+			order, groups = append(order, name), append(groups, es)
 		}
 	}
-	return append(append(out, a...), b...)
+	i := 0
+	for _, name := range touched {
+		for ; i < len(ix.order) && ix.order[i] < name; i++ {
+			order, groups = append(order, ix.order[i]), append(groups, ix.groups[i])
+		}
+		if i < len(ix.order) && ix.order[i] == name {
+			i++
+		}
+		reread(name)
+	}
+	order, groups = append(order, ix.order[i:]...), append(groups, ix.groups[i:]...)
+	ix.order, ix.groups, ix.touched = order, groups, nil
 }
 
 // Unmerged lists the paths with conflict stages (a merge in progress), sorted.
@@ -230,8 +240,8 @@ func (ix *IndexFile) add(e *index.Entry) {
 		for d := range gitfmt.ParentDirs(e.Name) {
 			ix.dirs[d]++
 		}
-		ix.added = append(ix.added, e.Name)
 	}
+	ix.touched = append(ix.touched, e.Name)
 	ix.ByName[e.Name] = append(ix.ByName[e.Name], e)
 }
 
@@ -241,6 +251,7 @@ func (ix *IndexFile) RemoveName(name string) bool {
 		return false
 	}
 	delete(ix.ByName, name)
+	ix.touched = append(ix.touched, name)
 	for d := range gitfmt.ParentDirs(name) {
 		if ix.dirs[d]--; ix.dirs[d] <= 0 {
 			delete(ix.dirs, d)
