@@ -140,11 +140,15 @@ func ReadIndexFile(f *os.File, name string) ([]byte, fs.FileInfo, error) {
 // maxIndexNames, refuse the whole index with a *refusedFile. A split index is refused here, as its entries
 // are only whole with the shared index next to it (ReadIndex reads both); so is a sparse index, whose
 // directory entries the write tools cannot update.
-func ParseWritableIndex(data []byte, name string) (*Index, error) { return parseWritable(data, name, true) }
+func ParseWritableIndex(data []byte, name string) (*Index, error) {
+	return parseWritable(data, name, true)
+}
 
 // ParseWritableEntries is ParseWritableIndex without ByName (left nil), for a caller that keys the entries
 // its own way (gitwrite): the map is most of the cost of a parse.
-func ParseWritableEntries(data []byte, name string) (*Index, error) { return parseWritable(data, name, false) }
+func ParseWritableEntries(data []byte, name string) (*Index, error) {
+	return parseWritable(data, name, false)
+}
 
 func parseWritable(data []byte, name string, byName bool) (*Index, error) {
 	idx, err := parseChecked(data, name, sha1Len, nil, byName)
