@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -293,4 +295,118 @@ func TestIndexRefusesWhatItCannotKeep(t *testing.T) {
 			t.Errorf("flipped bit: err = %v, want a checksum refusal", err)
 		}
 	})
+}
+
+// conflict leaves the repository in a merge that conflicts on top.txt.
+func (r *gitRepo) conflict() {
+	r.t.Helper()
+	r.git("checkout", "-q", "-b", "side")
+	r.write("top.txt", "side\n")
+	r.git("commit", "-q", "-am", "side")
+	r.git("checkout", "-q", "main")
+	r.write("top.txt", "main\n")
+	r.git("commit", "-q", "-am", "main")
+	if out, err := r.gitErr(nil, "merge", "-q", "side"); err == nil {
+		r.t.Fatalf("merge did not conflict:\n%s", out)
+	}
+}
+
+// TestIndexConflictAndDroppedExtensions: a conflicted index git wrote round-trips byte for byte; once resolved
+// (git adds REUC) and with the untracked cache on (UNTR), grove drops those two optional extensions and git
+// reads the same entries and the same status from its file.
+func TestIndexConflictAndDroppedExtensions(t *testing.T) {
+	r := newGitRepo(t)
+	r.fixture()
+	r.conflict()
+	data := r.index()
+	ix, err := DecodeIndex(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ix.Conflicted("top.txt") || len(ix.ByName["top.txt"]) != 3 {
+		t.Fatalf("top.txt: %d stages, conflicted %v; want 3", len(ix.ByName["top.txt"]), ix.Conflicted("top.txt"))
+	}
+	if got, err := ix.Encode(); err != nil || !bytes.Equal(got, data) {
+		t.Errorf("conflicted index round trip changed it (err %v)", err)
+	}
+
+	r.write("top.txt", "resolved\n")
+	r.git("add", "top.txt")
+	r.git("config", "core.untrackedCache", "true")
+	r.write("untracked.txt", "u\n")
+	r.git("update-index", "--untracked-cache")
+	r.git("status", "--porcelain")
+	data = r.index()
+	for _, ext := range []string{"REUC", "UNTR"} {
+		if !bytes.Contains(data, []byte(ext)) {
+			t.Fatalf("git's index has no %s extension: the fixture should make one", ext)
+		}
+	}
+	before, status := r.git("ls-files", "--stage", "--debug"), r.git("status", "--porcelain")
+	if ix, err = DecodeIndex(data); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ix.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(got, []byte("REUC")) || bytes.Contains(got, []byte("UNTR")) {
+		t.Error("grove wrote back REUC or UNTR")
+	}
+	r.setIndex(got)
+	if after := r.git("ls-files", "--stage", "--debug"); after != before {
+		t.Errorf("git ls-files --stage --debug changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	if after := r.git("status", "--porcelain"); after != status {
+		t.Errorf("git status changed:\nbefore:\n%s\nafter:\n%s", status, after)
+	}
+	r.git("fsck", "--no-dangling")
+}
+
+// TestIndexChecksumSHA256: the index of a SHA-256 repository ends with a 32-byte checksum, which gitfmt checks
+// as such; DecodeIndex, for SHA-1 repositories only (writes are refused in SHA-256 ones), refuses it.
+func TestIndexChecksumSHA256(t *testing.T) {
+	r := newGitRepo(t)
+	r.git("init", "-q", "--object-format=sha256", "s")
+	r.dir = filepath.Join(r.dir, "s")
+	r.write("a.txt", "a\n")
+	r.git("add", "a.txt")
+	data := r.index()
+	if !gitfmt.IndexChecksumOK(data, 32) {
+		t.Error("SHA-256 checksum of git's index not accepted")
+	}
+	data[20] ^= 1
+	if gitfmt.IndexChecksumOK(data, 32) {
+		t.Error("SHA-256 checksum accepted after a flipped bit")
+	}
+	if _, err := DecodeIndex(data); err == nil {
+		t.Error("DecodeIndex read a SHA-256 index")
+	}
+}
+
+// TestIndexUnmergedFollowsChanges: Unmerged lists conflicted paths sorted, including those staged and left out
+// since the last listing.
+func TestIndexUnmergedFollowsChanges(t *testing.T) {
+	ix, err := DecodeIndex(index50k(t, 100, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := ix.Unmerged(); len(u) != 0 {
+		t.Fatalf("Unmerged = %v on a clean index", u)
+	}
+	stages := func() []*index.Entry {
+		return []*index.Entry{{Mode: filemode.Regular, Stage: 1}, {Mode: filemode.Regular, Stage: 2}}
+	}
+	ix.SetStages("dir007/sub/file00007.txt", stages())
+	ix.SetStages("a-new.txt", stages())
+	ix.SetStages("dir001/sub/file00001.txt", stages())
+	ix.Set(&index.Entry{Name: "dir001/sub/file00001.txt", Mode: filemode.Regular})
+	want := []string{"a-new.txt", "dir007/sub/file00007.txt"}
+	if got := ix.Unmerged(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Unmerged = %v, want %v", got, want)
+	}
+	ix.RemoveName("a-new.txt")
+	if got := ix.Unmerged(); fmt.Sprint(got) != fmt.Sprint(want[1:]) {
+		t.Errorf("Unmerged after removing a-new.txt = %v, want %v", got, want[1:])
+	}
 }
