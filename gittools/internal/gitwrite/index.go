@@ -1,5 +1,5 @@
 // Package gitwrite owns the write plumbing the write tools are built from:
-// the index file (load, change, save under its lock), trees and blobs
+// the index file (load, change, save under its lock, with its own codec), trees and blobs
 // written to the object store (with gitattributes conversions), refs and
 // their reflog, the committer identity, and where in the worktree a write may
 // go (no path through a symlink, nothing under .git).
