@@ -75,7 +75,7 @@ func (u *untrackedScan) visit(rel string, d fs.DirEntry) error {
 	if t := d.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 {
 		return nil
 	}
-	i, tracked := u.idx.ByName[rel]
+	i, tracked := u.idx.Find(rel)
 	switch {
 	case !tracked:
 		u.add(rel)
@@ -139,7 +139,7 @@ const (
 
 // dirKind decides what the walk does with directory rel.
 func dirKind(rp *repo.Repo, idx *gitfmt.Index, m *ignore.Matcher, dirs map[string]bool, rel string) int {
-	if _, ok := idx.ByName[rel]; ok {
+	if _, ok := idx.Find(rel); ok {
 		// A submodule (not compared: dirty submodules show clean), or a tracked file that is a directory
 		// now: git lists neither it nor what it holds as untracked (only -uall lists its files).
 		return dirSkipped
