@@ -3,9 +3,9 @@ package gittools
 import (
 	"os"
 	"os/exec"
-	"slices"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
