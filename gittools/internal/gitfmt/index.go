@@ -32,7 +32,8 @@ import (
 type Index struct {
 	Entries   []IndexEntry
 	CacheTree map[string]plumbing.Hash
-	Mtime     time.Time // of the index file: entries with mtime >= this are racily clean
+	Mtime     time.Time   // of the index file: entries with mtime >= this are racily clean
+	Stat      fs.FileInfo // of the index file read (nil for an index not read from one)
 	Conflicts bool
 	// Sparse is set when Entries hold sparse-directory entries (a sparse index, the "sdir" extension):
 	// directories outside the sparse cone, named "dir/" with mode 040000, their tree's hash and SkipWorktree.
@@ -86,7 +87,7 @@ func ReadIndexHash(dir *os.Root, name string, hashLen int) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx.Mtime = fi.ModTime()
+	idx.Mtime, idx.Stat = fi.ModTime(), fi
 	return idx, nil
 }
 

@@ -178,6 +178,22 @@ func ignoreMatcher(rp *repo.Repo) (*ignore.Matcher, error) {
 	return rp.Matcher, nil
 }
 
+// walkMatcher is ignoreMatcher for a walk against idx: the matcher takes its tracked paths from idx
+// rather than parse the same index file again (it checks that the file is the one idx was read from).
+func walkMatcher(rp *repo.Repo, idx *gitfmt.Index) (*ignore.Matcher, error) {
+	m, err := ignoreMatcher(rp)
+	if err == nil && idx.Stat != nil {
+		m.SetTracked(idx.Stat, func() []string {
+			names := make([]string, len(idx.Entries))
+			for i, e := range idx.Entries {
+				names[i] = e.Name
+			}
+			return names
+		})
+	}
+	return m, err
+}
+
 // progressEvery is how many walked entries pass between progress notifications.
 const progressEvery = 5000
 
