@@ -21,7 +21,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/grove-mcp/grove/bench/internal/benchutil"
@@ -115,8 +114,7 @@ func gitStatus(dir string) (sample, error) {
 		return sample{}, fmt.Errorf("git status: %v: %s", err, out)
 	}
 	wall := time.Since(start)
-	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return sample{wall: wall, cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano())}, nil
+	return sample{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}, nil
 }
 
 func medians(r []sample) (wall, cpu time.Duration) {
