@@ -57,9 +57,11 @@ func (s *Server) addFeatures() error {
 			defer panics.Catch(&gitErr) // re-raised below, where lazyTools reports it
 			s.repos.Register(s.mcp)
 		})
-		s.addListRoots()
-		s.files.RegisterTools(s.mcp)
-		wg.Wait()
+		func() {
+			defer wg.Wait() // joined even if this half panics
+			s.addListRoots()
+			s.files.RegisterTools(s.mcp)
+		}()
 		if gitErr != nil {
 			panic(gitErr)
 		}
