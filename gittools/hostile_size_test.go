@@ -319,7 +319,7 @@ func TestRefusalsLoggedForTheClient(t *testing.T) {
 // A panic in a scan goroutine ends that request with an error; the process goes on.
 func TestScanPanicBecomesAnError(t *testing.T) {
 	rp := &repo.Repo{} // no worktree handle: the scan dereferences nil on its goroutine
-	idx := &gitfmt.Index{Entries: []gitfmt.IndexEntry{{Name: "a.txt"}}, ByName: map[string]int{"a.txt": 0}}
+	idx := &gitfmt.Index{Entries: []gitfmt.IndexEntry{{Name: "a.txt"}}}
 	_, _, err := scan.LstatEntries(rp, testCtx(t), idx, 0, 1, nil)
 	if pe := (*panics.Error)(nil); !errors.As(err, &pe) {
 		t.Errorf("lstatEntries on a broken repo: %v, want a *panics.Error", err)

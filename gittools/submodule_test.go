@@ -70,7 +70,11 @@ func TestSubmoduleStatesMatchGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range []string{"modified", "untracked", "committed", "all", "clean"} {
-		e := idx.Entries[idx.ByName[m]]
+		i, ok := idx.Find(m)
+		if !ok {
+			t.Fatalf("%s is not in the index", m)
+		}
+		e := idx.Entries[i]
 		st, ok, err := scan.Submodule(rp, testCtx(t), m, e.Hash, 0)
 		if err != nil || !ok {
 			t.Fatalf("Submodule(%s) = %v, %v", m, ok, err)

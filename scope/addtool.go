@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -27,15 +28,25 @@ import (
 // a call gets [NoRootsError].
 // Out must be a struct, so that the output is an object (legacy clients
 // require one).
+//
+// Registration only infers the schemas: resolving one (what validating input
+// needs) costs about as much again, so In's is resolved at the tool's first
+// call, and Out's, used by no one here, never ([CheckSchemas] does it in
+// tests). With ~40 tools that halves the registration a first call waits for.
 func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[In, Out]) {
 	tt := *t
-	inSchema, inResolved := schemaFor[In](plainTypes)
+	inSchema := schemaFor[In](plainTypes)
 	tt.InputSchema = inSchema
 	if tt.OutputSchema == nil {
-		tt.OutputSchema, _ = schemaFor[Out](nil)
+		tt.OutputSchema = schemaFor[Out](nil)
 	}
+	inResolved := sync.OnceValues(func() (*jsonschema.Resolved, error) { return resolve(inSchema) })
 	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		in, err := decodeInput[In](req.Params.Arguments, inSchema, inResolved)
+		resolved, err := inResolved()
+		if err != nil {
+			return nil, fmt.Errorf("resolving the input schema of %s: %w", tt.Name, err)
+		}
+		in, err := decodeInput[In](req.Params.Arguments, inSchema, resolved)
 		if err != nil {
 			return errorResult(err), nil
 		}
@@ -52,7 +63,7 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[
 
 // schemaFor infers T's schema as mcp.AddTool does; a type without one is a
 // programmer's error, found at start-up.
-func schemaFor[T any](adjust func(*jsonschema.Schema)) (*jsonschema.Schema, *jsonschema.Resolved) {
+func schemaFor[T any](adjust func(*jsonschema.Schema)) *jsonschema.Schema {
 	rt := reflect.TypeFor[T]()
 	if rt.Kind() == reflect.Pointer {
 		rt = rt.Elem()
@@ -65,11 +76,49 @@ func schemaFor[T any](adjust func(*jsonschema.Schema)) (*jsonschema.Schema, *jso
 	if adjust != nil {
 		adjust(schema)
 	}
-	resolved, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
-	if err != nil {
-		panic(fmt.Sprintf("resolving the schema of %v: %v", rt, err))
+	return schema
+}
+
+// resolve prepares schema for validation, checking its defaults against it.
+func resolve(schema *jsonschema.Schema) (*jsonschema.Resolved, error) {
+	return schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+}
+
+// CheckSchemas resolves the input and output schemas of tools as AddTool
+// would have them resolved: a schema that cannot be (a programmer's error,
+// which AddTool finds only at the tool's first call) is returned as an
+// error naming the tool. Tests call it on every registered tool.
+func CheckSchemas(tools []*mcp.Tool) error {
+	var errs []error
+	for _, t := range tools {
+		for what, v := range map[string]any{"input": t.InputSchema, "output": t.OutputSchema} {
+			if v == nil {
+				continue
+			}
+			schema, err := asSchema(v)
+			if err == nil {
+				_, err = resolve(schema)
+			}
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s schema of %s: %w", what, t.Name, err))
+			}
+		}
 	}
-	return schema, resolved
+	return errors.Join(errs...)
+}
+
+// asSchema returns a tool's schema as a *jsonschema.Schema: as registered, or
+// decoded from the JSON a client received.
+func asSchema(v any) (*jsonschema.Schema, error) {
+	if s, ok := v.(*jsonschema.Schema); ok {
+		return s, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var s jsonschema.Schema
+	return &s, json.Unmarshal(b, &s)
 }
 
 // decodeInput validates the arguments, applies their defaults and decodes

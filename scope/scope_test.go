@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -171,5 +172,23 @@ func TestAddToolAsksForRoots(t *testing.T) {
 	got, _ := json.Marshal(res.StructuredContent)
 	if string(got) != `{"echo":"x","roots":1}` {
 		t.Errorf("structuredContent %s after the roots round trip", got)
+	}
+}
+
+func TestCheckSchemas(t *testing.T) {
+	cs := connect(t, scope.Static(someScope(t)))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scope.CheckSchemas(res.Tools); err != nil {
+		t.Errorf("the echo tool's schemas as listed: %v", err)
+	}
+	bad := &mcp.Tool{Name: "bad", InputSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+		"n": {Type: "integer", Default: json.RawMessage(`"not a number"`)},
+	}}}
+	err = scope.CheckSchemas([]*mcp.Tool{res.Tools[0], bad})
+	if err == nil || !strings.Contains(err.Error(), "input schema of bad") {
+		t.Errorf("a default that breaks its own schema: err = %v, want one naming the bad tool's input schema", err)
 	}
 }

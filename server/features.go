@@ -4,9 +4,11 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/grove-mcp/grove/fsres"
 	"github.com/grove-mcp/grove/gittools"
+	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/grove-mcp/grove/prompts"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/ui/review"
@@ -47,9 +49,22 @@ func (s *Server) addFeatures() error {
 	s.files.RegisterTemplate(s.mcp)
 	s.prompts.Register(s.mcp)
 	s.tools.start(func() { // not before the initialize answer: see lazyTools
-		s.addListRoots()
-		s.files.RegisterTools(s.mcp)
-		s.repos.Register(s.mcp)
+		// The two halves register side by side: a first tools/call waits for both, and each is a few
+		// milliseconds of schema inference on a machine that has a second core idle at start-up.
+		var wg sync.WaitGroup
+		var gitErr error
+		wg.Go(func() {
+			defer panics.Catch(&gitErr) // re-raised below, where lazyTools reports it
+			s.repos.Register(s.mcp)
+		})
+		func() {
+			defer wg.Wait() // joined even if this half panics
+			s.addListRoots()
+			s.files.RegisterTools(s.mcp)
+		}()
+		if gitErr != nil {
+			panic(gitErr)
+		}
 	}, s.logger)
 	s.closer = append(s.closer, s.tools.close)
 	s.mcp.AddReceivingMiddleware(recoverPanics(s.logger), localhostURIs, s.listResources, eraErrors, emptyText, s.tools.wait, review.Middleware)

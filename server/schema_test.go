@@ -24,6 +24,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grove-mcp/grove/internal/servertest"
+	"github.com/grove-mcp/grove/scope"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -74,6 +75,9 @@ func TestToolSchemasFillable(t *testing.T) {
 			}
 			for _, p := range schemaProblems(t, tools.Tools, prompts.Prompts) {
 				t.Error(p)
+			}
+			if err := scope.CheckSchemas(tools.Tools); err != nil { // AddTool resolves them only when called
+				t.Error(err)
 			}
 			var names []string
 			for _, tool := range tools.Tools {

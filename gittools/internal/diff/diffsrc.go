@@ -28,7 +28,8 @@ func changesWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limi
 		if !inPath(p, limit) {
 			continue
 		}
-		e := idx.Entries[idx.ByName[p]]
+		i, _ := idx.Find(p) // p came from idx
+		e := idx.Entries[i]
 		if e.Mode == filemode.Submodule && c != 'D' {
 			continue // from the submodule's own repository, below
 		}
@@ -46,7 +47,8 @@ func changesWorktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limi
 		return nil, nil, err
 	}
 	for p, st := range subs {
-		e := idx.Entries[idx.ByName[p]]
+		i, _ := idx.Find(p) // p came from idx
+		e := idx.Entries[i]
 		if st.Head == e.Hash && !st.Dirty() {
 			continue // untracked content only: git diff shows nothing
 		}
@@ -150,7 +152,7 @@ func treeEntry(rp *repo.Repo, l *repo.TreeLookup, tree plumbing.Hash, p string) 
 
 // indexSide is p's stage-0 index entry, or absent.
 func indexSide(idx *gitfmt.Index, p string) entry {
-	i, ok := idx.ByName[p]
+	i, ok := idx.Find(p)
 	if !ok || idx.Entries[i].Stage != 0 || idx.Entries[i].IntentToAdd {
 		return entry{}
 	}

@@ -55,7 +55,7 @@ type IndexFile struct {
 }
 
 // LoadIndex reads the repository's index (an empty one if there is none), checked as the read tools check it
-// (gitfmt.ParseWritableEntries) and against its checksum. Call close when done.
+// (gitfmt.ParseWritableIndex) and against its checksum. Call close when done.
 func LoadIndex(rp *repo.Repo) (*IndexFile, error) {
 	if err := rp.Writable(); err != nil {
 		return nil, err

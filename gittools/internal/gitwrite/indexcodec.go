@@ -29,7 +29,7 @@ func DecodeIndex(data []byte) (*IndexFile, error) {
 	if !gitfmt.IndexChecksumOK(data, sha1.Size) {
 		return nil, errChecksum
 	}
-	parsed, err := gitfmt.ParseWritableEntries(data, "index")
+	parsed, err := gitfmt.ParseWritableIndex(data, "index")
 	if err != nil {
 		return nil, err
 	}

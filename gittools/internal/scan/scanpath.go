@@ -21,7 +21,7 @@ import (
 // on its directory (see statter). A path below a symlinked or missing directory counts as deleted, as in git.
 func Tracked(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit string) (*Result, error) {
 	lo, hi := idx.PrefixRange(limit)
-	if i, ok := idx.ByName[limit]; ok {
+	if i, ok := idx.Find(limit); ok {
 		lo, hi = i, i+1
 	}
 	return scanRange(rp, ctx, idx, lo, hi, nil)

@@ -44,7 +44,7 @@ func TreeVsIndex(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, tree plu
 			return true
 		}
 		leaf := func(p string, te object.TreeEntry) {
-			i, ok := idx.ByName[p]
+			i, ok := idx.Find(p)
 			if !ok {
 				out[p] = 'D'
 				return

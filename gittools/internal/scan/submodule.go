@@ -44,7 +44,7 @@ func Submodules(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit str
 func submodules(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, limit string, depth int) (map[string]SubState, error) {
 	out := map[string]SubState{}
 	lo, hi := idx.PrefixRange(limit)
-	if i, ok := idx.ByName[limit]; ok {
+	if i, ok := idx.Find(limit); ok {
 		lo, hi = i, i+1
 	}
 	for i := lo; i < hi; i++ {

@@ -120,7 +120,8 @@ func (w *Warm) relPaths(rp *repo.Repo, paths []string, idx *gitfmt.Index) (rels 
 // scanAll is the full scan: [Worktree] with untracked files, keeping the state for the next call.
 func (w *Warm) scanAll(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, progress func(int)) (*Result, error) {
 	w.valid, w.full = false, true
-	m, err := ignoreMatcher(rp)
+	defer relaxGC()()
+	m, err := walkMatcher(rp, idx)
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func (s *stagedState) update(rp *repo.Repo, idx *gitfmt.Index, names []string) e
 			}
 			hit.Hash, hit.Mode, hit.Found = h.Hash, h.Mode, h.Found && h.Mode != filemode.Dir
 		}
-		i, inIndex := idx.ByName[p]
+		i, inIndex := idx.Find(p)
 		switch {
 		case !inIndex:
 			if hit.Found {

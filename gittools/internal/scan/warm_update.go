@@ -71,7 +71,7 @@ func (u *warmUpdate) tracked(rel string) {
 	for i := lo; i < hi; i++ {
 		delete(changed, u.old.Entries[i].Name)
 	}
-	if i, ok := u.idx.ByName[rel]; ok {
+	if i, ok := u.idx.Find(rel); ok {
 		u.compare(i)
 	}
 	lo, hi = u.idx.PrefixRange(rel)
@@ -257,7 +257,7 @@ func (u *warmUpdate) file(p string, mode fs.FileMode) {
 	if !mode.IsRegular() && mode&fs.ModeSymlink == 0 {
 		return
 	}
-	if _, tracked := u.idx.ByName[p]; tracked || u.m.Ignored(p, false) {
+	if _, tracked := u.idx.Find(p); tracked || u.m.Ignored(p, false) {
 		return
 	}
 	u.w.untracked[p] = true
@@ -269,7 +269,7 @@ func (u *warmUpdate) dir(p string) {
 	if u.m.Ignored(p, true) {
 		return
 	}
-	if _, ok := u.idx.ByName[p]; ok {
+	if _, ok := u.idx.Find(p); ok {
 		return // see dirKind
 	}
 	u.probe(p)

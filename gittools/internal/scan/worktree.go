@@ -39,7 +39,8 @@ func Worktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, untracked b
 	if !untracked {
 		return Tracked(rp, ctx, idx, "")
 	}
-	m, err := ignoreMatcher(rp)
+	defer relaxGC()()
+	m, err := walkMatcher(rp, idx)
 	if err != nil {
 		return nil, err
 	}
