@@ -233,7 +233,7 @@ func (c *compiler) mapOf(t reflect.Type) func([]byte, reflect.Value, int) ([]byt
 
 // field is one encoded field of a struct.
 type field struct {
-	index     int
+	index     []int  // for reflect.Value.FieldByIndex: more than one for a promoted field
 	key       []byte // `"name":`
 	omitEmpty bool
 	omitZero  bool
@@ -241,56 +241,31 @@ type field struct {
 	enc       *encoder
 }
 
-// structOf encodes structs without embedded fields, field by field in
-// declaration order.
+// structOf encodes structs field by field in declaration order, the fields
+// of embedded structs in the embedded field's place.
 func (c *compiler) structOf(t reflect.Type) func([]byte, reflect.Value, int) ([]byte, error) {
-	var fields []field
+	fields, ok := c.fields(t, nil)
+	if !ok {
+		return nil
+	}
 	names := map[string]bool{}
-	for i := range t.NumField() {
-		sf := t.Field(i)
-		if sf.Anonymous {
-			return nil // embedded fields are promoted by rules encoding/json owns
+	for _, f := range fields {
+		if names[string(f.key)] {
+			return nil // a name twice: encoding/json's rules pick one, or none
 		}
-		if !sf.IsExported() {
-			continue
-		}
-		tag := sf.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if !validName(name) {
-			name = sf.Name
-		}
-		f := field{index: i, enc: c.encoder(sf.Type)}
-		if sf.Type.PkgPath() == "" && (sf.Type.Kind() == reflect.String || sf.Type.Kind() == reflect.Int) {
-			f.kind = sf.Type.Kind() // string and int themselves: no methods
-		}
-		for o := range strings.SplitSeq(opts, ",") {
-			switch o {
-			case "omitempty":
-				f.omitEmpty = true
-			case "omitzero":
-				if hasIsZero(sf.Type) {
-					return nil
-				}
-				f.omitZero = true
-			case "string":
-				return nil
-			}
-		}
-		if names[name] {
-			return nil // duplicate names: encoding/json drops them
-		}
-		names[name] = true
-		f.key = append(AppendString(nil, name), ':')
-		fields = append(fields, f)
+		names[string(f.key)] = true
 	}
 	return func(dst []byte, v reflect.Value, depth int) (_ []byte, err error) {
 		dst = append(dst, '{')
 		first := true
-		for _, f := range fields {
-			fv := v.Field(f.index)
+		for i := range fields {
+			f := &fields[i]
+			var fv reflect.Value
+			if len(f.index) == 1 {
+				fv = v.Field(f.index[0])
+			} else {
+				fv = v.FieldByIndex(f.index)
+			}
 			if f.omitEmpty && isEmpty(fv) || f.omitZero && fv.IsZero() {
 				continue
 			}
@@ -312,6 +287,57 @@ func (c *compiler) structOf(t reflect.Type) func([]byte, reflect.Value, int) ([]
 		}
 		return append(dst, '}'), nil
 	}
+}
+
+// fields returns the encoded fields of t, whose own index is at; false when
+// a field needs rules only encoding/json applies (an embedded pointer, an
+// embedded field with a tag, the ",string" option, a type's own IsZero for
+// omitzero).
+func (c *compiler) fields(t reflect.Type, at []int) ([]field, bool) {
+	var fields []field
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		index := append(slices.Clip(at), i)
+		tag := sf.Tag.Get("json")
+		if sf.Anonymous {
+			if tag != "" || sf.Type.Kind() != reflect.Struct {
+				return nil, false
+			}
+			inner, ok := c.fields(sf.Type, index)
+			if !ok {
+				return nil, false
+			}
+			fields = append(fields, inner...)
+			continue
+		}
+		if !sf.IsExported() || tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if !validName(name) {
+			name = sf.Name
+		}
+		f := field{index: index, enc: c.encoder(sf.Type)}
+		if sf.Type.PkgPath() == "" && (sf.Type.Kind() == reflect.String || sf.Type.Kind() == reflect.Int) {
+			f.kind = sf.Type.Kind() // string and int themselves: no methods
+		}
+		for o := range strings.SplitSeq(opts, ",") {
+			switch o {
+			case "omitempty":
+				f.omitEmpty = true
+			case "omitzero":
+				if hasIsZero(sf.Type) {
+					return nil, false
+				}
+				f.omitZero = true
+			case "string":
+				return nil, false
+			}
+		}
+		f.key = append(AppendString(nil, name), ':')
+		fields = append(fields, f)
+	}
+	return fields, true
 }
 
 // validName reports whether a tag's name is one encoding/json uses: not

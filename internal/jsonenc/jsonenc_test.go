@@ -79,6 +79,24 @@ type embedded struct {
 	Extra string `json:"extra"`
 }
 
+// shadowed has a field of its own named as a promoted one: encoding/json
+// keeps the outer, Append hands the type over.
+type shadowed struct {
+	match
+	Path string `json:"path"`
+}
+
+type embeddedPointer struct {
+	*match
+}
+
+type unexportedInner struct{ A, b string }
+
+type embeddedUnexported struct {
+	unexportedInner
+	C string
+}
+
 type withString struct {
 	N int `json:"n,string"`
 }
@@ -126,6 +144,11 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		{"pointer marshaler", []ptrMarshaler{{1}}},
 		{"pointer marshaler in a struct", struct{ P ptrMarshaler }{}},
 		{"embedded", embedded{match: match{Path: "p"}, Extra: "e"}},
+		{"embedded slice", []embedded{{match: match{Text: "t"}}, {}}},
+		{"shadowed", shadowed{match: match{Path: "inner"}, Path: "outer"}},
+		{"embedded pointer", embeddedPointer{&match{Path: "p"}}},
+		{"embedded nil pointer", embeddedPointer{}},
+		{"embedded unexported type", embeddedUnexported{unexportedInner{"a", "b"}, "c"}},
 		{"string option", withString{N: 3}},
 		{"duplicate names", dup{A: "a", X: "b"}},
 		{"text keys", map[textKey]int{"b": 1, "a": 2}},
@@ -184,7 +207,10 @@ func TestFast(t *testing.T) {
 	}{
 		{answer{}, true},
 		{node{}, true},
-		{embedded{}, false},
+		{embedded{}, true},
+		{embeddedUnexported{}, true},
+		{shadowed{}, false},
+		{embeddedPointer{}, false},
 		{withString{}, false},
 		{dup{}, false},
 		{ptrMarshaler{}, false},
