@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/grove-mcp/grove/server"
@@ -111,4 +113,35 @@ func writeSources(b *testing.B, dir string) {
 			servertest.Write(b, filepath.Join(sub, fmt.Sprintf("file%02d.c", f)), src.String())
 		}
 	}
+}
+
+// BenchmarkGrepTree times warm greps of $GROVE_BENCH_TREE (skipped when it is
+// not set) for $GROVE_BENCH_PATTERN (default "return": 24,595 lines on
+// git/git) through Run over pipes, once list_roots reports the trigram index
+// ready: bench/grep.sh -warm's call, in process, for pprof.
+func BenchmarkGrepTree(b *testing.B) {
+	dir, pattern := os.Getenv("GROVE_BENCH_TREE"), os.Getenv("GROVE_BENCH_PATTERN")
+	if dir == "" {
+		b.Skip("GROVE_BENCH_TREE is not set")
+	}
+	if pattern == "" {
+		pattern = "return"
+	}
+	call := stdioSession(b, dir)
+	q := toolCall("grep", `{"pattern":`+strconv.Quote(pattern)+`,"max_results":10000000}`)
+	call(q) // starts the index build
+	deadline := time.Now().Add(2 * time.Minute)
+	for !bytes.Contains(call(toolCall("list_roots", `{}`)), []byte(`"state":"ready"`)) {
+		if time.Now().After(deadline) {
+			b.Fatal("the trigram index was not ready after 2 minutes")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	start := cpuTime()
+	for b.Loop() {
+		if answer := call(q); bytes.Contains(answer[max(0, len(answer)-64):], []byte(`"isError":true`)) {
+			b.Fatalf("%.300s", answer)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
 }
