@@ -166,16 +166,29 @@ func (c *compiler) array(t reflect.Type) func([]byte, reflect.Value, int) ([]byt
 	elem := c.encoder(t.Elem())
 	return func(dst []byte, v reflect.Value, depth int) (_ []byte, err error) {
 		dst = append(dst, '[')
-		for i := range v.Len() {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			if dst, err = elem.fn(dst, v.Index(i), depth); err != nil {
+		n := v.Len()
+		if n >= splitMin {
+			if dst, err = split(dst, v, elem, depth); err != nil {
 				return dst, err
 			}
+		} else if dst, err = elements(dst, v, elem, depth, 0, n); err != nil {
+			return dst, err
 		}
 		return append(dst, ']'), nil
 	}
+}
+
+// elements appends the elements v[from:to], comma-separated.
+func elements(dst []byte, v reflect.Value, elem *encoder, depth, from, to int) (_ []byte, err error) {
+	for i := from; i < to; i++ {
+		if i > from {
+			dst = append(dst, ',')
+		}
+		if dst, err = elem.fn(dst, v.Index(i), depth); err != nil {
+			return dst, err
+		}
+	}
+	return dst, nil
 }
 
 // mapOf encodes maps with string or integer keys, sorted by key as

@@ -283,3 +283,40 @@ func FuzzAppend(f *testing.F) {
 		}
 	})
 }
+
+// Long arrays are encoded in two halves, the second by a helper goroutine.
+func TestAppendSplitArrays(t *testing.T) {
+	long := make([]match, 3*splitMin+1)
+	for i := range long {
+		long[i] = match{Path: fmt.Sprintf("dir/f%d.c", i%97), Line: i, Text: jsonStrings[i%len(jsonStrings)]}
+	}
+	nested := make([][]int, splitMin) // long arrays of short ones, and short of long ones
+	for i := range nested {
+		nested[i] = make([]int, i%3)
+	}
+	for i := range 4 {
+		nested[i*splitMin/4] = make([]int, splitMin+i)
+	}
+	failing := make([]any, 2*splitMin)
+	failing[len(failing)-1] = func() {}
+	for _, tt := range []struct {
+		name string
+		v    any
+	}{
+		{"matches", answer{Matches: long}},
+		{"arrays of long arrays", nested},
+		{"error in the second half", failing},
+		{"exactly splitMin", long[:splitMin]},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, wantErr := stdJSON(tt.v)
+			got, err := Append(nil, tt.v)
+			if (err != nil) != (wantErr != nil) {
+				t.Fatalf("Append error %v, encoding/json's %v", err, wantErr)
+			}
+			if wantErr == nil && !bytes.Equal(got, want) {
+				t.Errorf("Append mismatch: %d bytes, encoding/json %d", len(got), len(want))
+			}
+		})
+	}
+}
