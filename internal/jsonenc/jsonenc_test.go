@@ -320,3 +320,23 @@ func TestAppendSplitArrays(t *testing.T) {
 		})
 	}
 }
+
+// Long strings are escaped in two halves, cut before an ASCII byte.
+func TestAppendLongString(t *testing.T) {
+	var mixed strings.Builder
+	for i := 0; mixed.Len() < 2*splitStringMin; i++ {
+		mixed.WriteString(jsonStrings[i%len(jsonStrings)])
+	}
+	for _, s := range []string{
+		mixed.String(),
+		strings.Repeat("日本語", splitStringMin/3+1) + "\"tail\"", // no ASCII until the end
+		strings.Repeat("é", splitStringMin),                    // no ASCII at all
+		strings.Repeat("\xe6", splitStringMin) + "a\xe6\x97b",  // invalid UTF-8 around the cut
+		strings.Repeat("x", splitStringMin-1),                  // too short to cut
+	} {
+		want, _ := stdJSON(s)
+		if got := AppendLongString([]byte("x"), s); !bytes.Equal(got[1:], want) {
+			t.Errorf("AppendLongString of %d bytes (%.20q…) differs from encoding/json", len(s), s)
+		}
+	}
+}

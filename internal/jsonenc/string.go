@@ -28,13 +28,17 @@ var escapes = func() (t [utf8.RuneSelf]string) {
 // by U+FFFD. Ordinary text goes eight bytes a step, about twice as fast as
 // encoding/json.
 func AppendString(dst []byte, s string) []byte {
-	// Room for the text, its quotes, and one escape in eight bytes; more is
-	// made when a text needs it.
+	dst = append(dst, '"')
+	return append(appendEscaped(dst, s), '"')
+}
+
+// appendEscaped appends s as the inside of a JSON string.
+func appendEscaped(dst []byte, s string) []byte {
+	// Room for the text and one escape in eight bytes; more is made when a
+	// text needs it.
 	j := len(dst)
 	dst = slices.Grow(dst, len(s)+len(s)/8+16)
 	dst = dst[:cap(dst)]
-	dst[j] = '"'
-	j++
 	for i := 0; i < len(s); {
 		if len(dst)-j < 16 {
 			dst = slices.Grow(dst[:j], len(s)-i+len(s)/8+16)
@@ -79,8 +83,7 @@ func AppendString(dst []byte, s string) []byte {
 		}
 		i += size
 	}
-	dst[j] = '"'
-	return dst[:j+1]
+	return dst[:j]
 }
 
 const (

@@ -129,9 +129,10 @@ func (c *carrier) contents(cs []mcp.Content) []mcp.Content {
 }
 
 // text returns the stand-in for s, encoded into a buffer of jsonenc's pool
-// (a 1 MiB read would otherwise allocate, and clear, a new one per call).
+// (a 1 MiB read would otherwise allocate, and clear, a new one per call),
+// half of it on another core when s is long.
 func (c *carrier) text(s string) string {
-	return c.hold(jsonenc.AppendString(jsonenc.Buffer(), s), true)
+	return c.hold(jsonenc.AppendLongString(jsonenc.Buffer(), s), true)
 }
 
 // hold holds the JSON value v, from jsonenc's pool if pooled, and returns
