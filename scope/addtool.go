@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grove-mcp/grove/internal/jsonenc"
@@ -29,6 +31,9 @@ import (
 // require one).
 func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[In, Out]) {
 	tt := *t
+	if !jsonenc.Fast(reflect.TypeFor[Out]()) {
+		slowOutputs.Store(tt.Name, true)
+	}
 	inSchema, inResolved := schemaFor[In](plainTypes)
 	tt.InputSchema = inSchema
 	if tt.OutputSchema == nil {
@@ -48,6 +53,24 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[
 		}
 		return finish(h(ctx, req, sc, in))
 	})
+}
+
+// slowOutputs holds the names of the tools whose output type jsonenc does not
+// compile: encoding/json encodes those, with the same bytes, several times
+// slower (an embedded pointer, a ",string" field, a MarshalJSON with a
+// pointer receiver).
+var slowOutputs sync.Map // tool name → true
+
+// SlowOutputs returns the sorted names of the tools registered so far whose
+// outputs jsonenc hands to encoding/json; a server test keeps it empty.
+func SlowOutputs() []string {
+	var names []string
+	slowOutputs.Range(func(k, _ any) bool {
+		names = append(names, k.(string))
+		return true
+	})
+	slices.Sort(names)
+	return names
 }
 
 // schemaFor infers T's schema as mcp.AddTool does; a type without one is a

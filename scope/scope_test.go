@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -171,5 +172,21 @@ func TestAddToolAsksForRoots(t *testing.T) {
 	got, _ := json.Marshal(res.StructuredContent)
 	if string(got) != `{"echo":"x","roots":1}` {
 		t.Errorf("structuredContent %s after the roots round trip", got)
+	}
+}
+
+// slowOut's ",string" field is one jsonenc leaves to encoding/json.
+type slowOut struct {
+	N int `json:"n,string"`
+}
+
+func TestSlowOutputs(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
+	h := func(context.Context, *mcp.CallToolRequest, *roots.Scope, struct{}) (*mcp.CallToolResult, slowOut, error) {
+		return nil, slowOut{}, nil
+	}
+	scope.AddTool(s, &mcp.Tool{Name: "slow_output"}, scope.Static(nil), h)
+	if got := scope.SlowOutputs(); !slices.Contains(got, "slow_output") {
+		t.Errorf("SlowOutputs() = %q, want it to name slow_output", got)
 	}
 }
