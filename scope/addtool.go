@@ -56,8 +56,8 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[
 }
 
 // slowOutputs holds the names of the tools whose output type jsonenc does not
-// compile: encoding/json encodes those, with the same bytes, several times
-// slower (an embedded pointer, a ",string" field, a MarshalJSON with a
+// compile: encoding/json encodes those, with the same bytes, at about half
+// the speed (an embedded pointer, a ",string" field, a MarshalJSON with a
 // pointer receiver).
 var slowOutputs sync.Map // tool name → true
 
@@ -126,8 +126,8 @@ func decodeInput[In any](args json.RawMessage, schema *jsonschema.Schema, resolv
 
 // finish turns a handler's answer into the result: an error the model should
 // see becomes an isError result (a JSON-RPC error stays one), and the output
-// is marshalled once, by jsonenc (encoding/json's bytes, several times
-// faster), into structuredContent and, when the handler wrote no content, a
+// is marshalled once, by jsonenc (encoding/json's bytes, about twice as
+// fast), into structuredContent and, when the handler wrote no content, a
 // text block holding the same JSON, as the protocol says a structured
 // result SHOULD have for clients that read only content. A handler that
 // writes its own content (grep's grep-style lines, read_file's text) gives

@@ -312,7 +312,7 @@ func remarshal(t *testing.T, from, to any) {
 }
 
 // Every tool's output is encoded by jsonenc's compiled encoders, not handed
-// to encoding/json (same bytes, several times slower: bench/RESULTS.md,
+// to encoding/json (same bytes, about half as fast: bench/RESULTS.md,
 // "Large answers").
 func TestToolOutputsCompile(t *testing.T) {
 	listContract(t)
