@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -190,5 +191,21 @@ func TestCheckSchemas(t *testing.T) {
 	err = scope.CheckSchemas([]*mcp.Tool{res.Tools[0], bad})
 	if err == nil || !strings.Contains(err.Error(), "input schema of bad") {
 		t.Errorf("a default that breaks its own schema: err = %v, want one naming the bad tool's input schema", err)
+	}
+}
+
+// slowOut's ",string" field is one jsonenc leaves to encoding/json.
+type slowOut struct {
+	N int `json:"n,string"`
+}
+
+func TestSlowOutputs(t *testing.T) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "0"}, nil)
+	h := func(context.Context, *mcp.CallToolRequest, *roots.Scope, struct{}) (*mcp.CallToolResult, slowOut, error) {
+		return nil, slowOut{}, nil
+	}
+	scope.AddTool(s, &mcp.Tool{Name: "slow_output"}, scope.Static(nil), h)
+	if got := scope.SlowOutputs(); !slices.Contains(got, "slow_output") {
+		t.Errorf("SlowOutputs() = %q, want it to name slow_output", got)
 	}
 }

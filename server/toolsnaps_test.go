@@ -22,6 +22,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/grove-mcp/grove/internal/servertest"
+	"github.com/grove-mcp/grove/scope"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -307,5 +308,15 @@ func remarshal(t *testing.T, from, to any) {
 	}
 	if err := json.Unmarshal(data, to); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Every tool's output is encoded by jsonenc's compiled encoders, not handed
+// to encoding/json (same bytes, about half as fast: bench/RESULTS.md,
+// "Large answers").
+func TestToolOutputsCompile(t *testing.T) {
+	listContract(t)
+	if slow := scope.SlowOutputs(); len(slow) > 0 {
+		t.Errorf("the outputs of %q go to encoding/json: see jsonenc's package doc for what it compiles", slow)
 	}
 }

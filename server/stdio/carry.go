@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/grove-mcp/grove/internal/jsonenc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -54,15 +55,8 @@ type carrier struct {
 type heldJSON struct {
 	json   []byte // the value's JSON
 	at     time.Time
-	pooled bool // json came from textBufs and goes back once written
+	pooled bool // json came from jsonenc's pool and goes back once written
 }
-
-// textBufs recycles the buffers texts are encoded into: a 1 MiB read would
-// otherwise allocate (and clear) a new one per call.
-var textBufs sync.Pool // of *[]byte
-
-// maxPooled bounds the buffers textBufs keeps.
-const maxPooled = 4 << 20
 
 // results is middleware that carries the large texts and structured contents
 // of tool results, and the large texts of resource reads (prompts embed at
@@ -81,9 +75,17 @@ func (c *carrier) results(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 			cp := *r
 			cp.Content = c.contents(r.Content)
-			// scope.AddTool marshals every tool's output into a RawMessage.
-			if raw, ok := r.StructuredContent.(json.RawMessage); ok && len(raw) >= carryMin {
-				cp.StructuredContent = c.standIn(raw)
+			// scope.AddTool marshals every tool's output into a buffer
+			// of jsonenc's pool, which goes back once written.
+			switch raw := r.StructuredContent.(type) {
+			case jsonenc.Pooled:
+				if len(raw) >= carryMin {
+					cp.StructuredContent = c.hold(raw, true)
+				}
+			case json.RawMessage:
+				if len(raw) >= carryMin {
+					cp.StructuredContent = c.hold(raw, false)
+				}
 			}
 			return &cp, nil
 		case *mcp.ReadResourceResult:
@@ -126,19 +128,15 @@ func (c *carrier) contents(cs []mcp.Content) []mcp.Content {
 	return out
 }
 
-// text returns the stand-in for s.
+// text returns the stand-in for s, encoded into a buffer of jsonenc's pool
+// (a 1 MiB read would otherwise allocate, and clear, a new one per call),
+// half of it on another core when s is long.
 func (c *carrier) text(s string) string {
-	var buf []byte
-	if bp, ok := textBufs.Get().(*[]byte); ok {
-		buf = (*bp)[:0]
-	}
-	return c.hold(appendJSONString(buf, s), true)
+	return c.hold(jsonenc.AppendLongString(jsonenc.Buffer(), s), true)
 }
 
-// standIn holds the JSON value v and returns the string whose JSON the writer
-// will swap for v.
-func (c *carrier) standIn(v []byte) string { return c.hold(v, false) }
-
+// hold holds the JSON value v, from jsonenc's pool if pooled, and returns
+// the string whose JSON the writer will swap for v.
 func (c *carrier) hold(v []byte, pooled bool) string {
 	var id [standInHex / 2]byte
 	_, _ = rand.Read(id[:]) // never fails (crypto/rand's documented promise)
@@ -174,9 +172,8 @@ func (c *carrier) take(key string) (heldJSON, bool) {
 
 // done recycles h's buffer once it is written.
 func (h heldJSON) done() {
-	if h.pooled && cap(h.json) <= maxPooled {
-		b := h.json[:0]
-		textBufs.Put(&b)
+	if h.pooled {
+		jsonenc.Release(h.json)
 	}
 }
 
