@@ -62,11 +62,12 @@ type Pattern struct {
 	// Multiline reports whether matches may span lines.
 	Multiline bool
 
-	re   *regexp.Regexp
-	prog *syntax.Prog // for the line DFA (not multiline)
-	lits literals     // what every match contains; empty when nothing is known
-	pure bool         // a hit of lits is a match of the whole line: no regex needed
-	find *finder      // searches for lits; nil when there are none or too many
+	re    *regexp.Regexp
+	prog  *syntax.Prog // for the line DFA (not multiline)
+	lits  literals     // what every match contains; empty when nothing is known
+	pure  bool         // a hit of lits is a match of the whole line: no regex needed
+	find  *finder      // searches for lits; nil when there are none or too many
+	shape *shape       // when the pattern is one literal with assertions at its ends (shape.go)
 }
 
 // ErrLineFeed is returned for a pattern that needs a line feed to match
@@ -117,6 +118,10 @@ func Compile(expr string, o Options) (*Pattern, error) {
 	}
 	p.lits, p.pure = extract(re)
 	p.find = newFinder(p.lits)
+	if sh := shapeOf(re); !o.Multiline && p.find != nil && sh != nil && !p.lits.fold &&
+		len(p.lits.strs) == 1 && p.lits.strs[0] == string(sh.lit) {
+		p.shape = sh
+	}
 	return p, nil
 }
 

@@ -126,6 +126,17 @@ func (s *scanner) next(data []byte, from int) (ls, le, next int, ok bool) {
 	switch {
 	case p.Multiline:
 		return s.nextSpan(data, from)
+	case p.shape != nil:
+		for at := from; at < len(data); at++ {
+			at = s.cur.find(at)
+			if at < 0 {
+				return 0, 0, 0, false
+			}
+			if p.shape.matchAt(data, at) {
+				ls, le = lineAround(data, from, at) // from is still a line start
+				return ls, le, le + 1, true
+			}
+		}
 	case p.find != nil:
 		for from < len(data) {
 			c := s.cur.find(from)
