@@ -5,30 +5,34 @@ import (
 	"sync"
 )
 
-// collector commits per-file results in walk order and stops the search
+// collector commits per-file results, a batch at a time, in walk order and stops the search
 // once Max matching lines (or files) are in.
 type collector struct {
 	req  *Request
 	stop context.CancelFunc
 
 	mu      sync.Mutex // guards all fields below
-	pending map[int]Hits
-	next    int
+	pending map[int][]Hits
+	next    int // the batch to commit next
 	res     Result
 }
 
-func (c *collector) add(idx int, h Hits) {
+// add takes the results of batch n and commits every batch that is now
+// next in walk order.
+func (c *collector) add(n int, hits []Hits) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.pending[idx] = h
+	c.pending[n] = hits
 	for {
-		h, ok := c.pending[c.next]
+		hits, ok := c.pending[c.next]
 		if !ok {
 			return
 		}
 		delete(c.pending, c.next)
 		c.next++
-		c.commit(h)
+		for _, h := range hits {
+			c.commit(h)
+		}
 	}
 }
 

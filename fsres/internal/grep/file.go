@@ -41,6 +41,10 @@ type dirOpener struct {
 	r    *os.Root // dir, opened
 	dDir string   // of the last file ReadFile read (open_unix.go)
 	d    *os.File // dDir, opened
+
+	baseDir  *os.File // base, opened for openat2 (open_unix.go)
+	baseFD   int      // its descriptor
+	portable bool     // no openat2: every file is opened through its directory
 }
 
 // A FileReader reads the file rel whole into buf (grown as needed), as
@@ -53,7 +57,10 @@ type FileReader interface {
 func (o *dirOpener) Open(rel string) (*os.File, error) {
 	dir, name := path.Split(path.Join(o.base, rel))
 	if o.r == nil || dir != o.dir {
-		o.Close()
+		if o.r != nil {
+			o.r.Close()
+			o.r = nil
+		}
 		r, err := o.fsys.OpenRoot(path.Clean("./" + dir))
 		if err != nil {
 			return nil, err
@@ -69,12 +76,20 @@ func (o *dirOpener) Close() {
 		o.r = nil
 	}
 	o.closeDir()
+	o.closeBase()
 }
 
 func (o *dirOpener) closeDir() {
 	if o.d != nil {
 		o.d.Close()
 		o.d = nil
+	}
+}
+
+func (o *dirOpener) closeBase() {
+	if o.baseDir != nil {
+		o.baseDir.Close()
+		o.baseDir = nil
 	}
 }
 

@@ -25,6 +25,7 @@ type needle struct {
 	fold   bool
 	anchor int     // offset in lit of the byte searched for
 	cases  [2]byte // that byte in lower and upper case; equal if not a letter or not fold
+	pair   pair    // for the pair scan (pair.go), when the anchor byte turns out common
 }
 
 // newFinder returns a finder for lits, or nil when they are too many to
@@ -38,6 +39,7 @@ func newFinder(lits literals) *finder {
 	for _, s := range lits.strs {
 		n := needle{lit: []byte(s), fold: lits.fold}
 		n.anchor = rarest(n.lit)
+		n.pair = newPair(n.lit, n.fold)
 		c := n.lit[n.anchor]
 		n.cases = [2]byte{c, c}
 		if n.fold {
@@ -58,12 +60,16 @@ func newFinder(lits literals) *finder {
 // cursor is the state of a finder over one buffer: the next hit of each
 // needle (and of each case of a caseless anchor) at or after some offset.
 type cursor struct {
-	f    *finder
-	data []byte
-	next [][3]int // per needle: hit, lower-case anchor, upper-case anchor; -1 unknown
+	f     *finder
+	data  []byte
+	next  [][3]int // per needle: hit, lower-case anchor, upper-case anchor; -1 unknown
+	dense []bool   // per needle: its anchor byte proved common; kept across buffers of one finder
 }
 
 func (c *cursor) reset(f *finder, data []byte) {
+	if c.f != f {
+		c.dense = make([]bool, len(f.needles))
+	}
 	c.f, c.data = f, data
 	if cap(c.next) < len(f.needles) {
 		c.next = make([][3]int, len(f.needles))
@@ -94,6 +100,10 @@ func (c *cursor) find(from int) int {
 // search finds needle i at or after from; len(data) means nowhere.
 func (c *cursor) search(i, from int) int {
 	n := &c.f.needles[i]
+	if c.dense[i] {
+		return n.pair.scan(n, c.data, from)
+	}
+	misses := 0
 	for start := from; start+len(n.lit) <= len(c.data); {
 		at := c.anchorAt(i, 1, start+n.anchor)
 		if n.cases[0] != n.cases[1] {
@@ -107,6 +117,10 @@ func (c *cursor) search(i, from int) int {
 			return s
 		}
 		start = s + 1
+		if misses++; misses == denseHits && n.pair.valid && start-from < denseHits*denseGap {
+			c.dense[i] = true
+			return n.pair.scan(n, c.data, start)
+		}
 	}
 	return len(c.data)
 }

@@ -3,6 +3,7 @@
 package grep
 
 import (
+	"errors"
 	"os"
 	"path"
 
@@ -13,12 +14,31 @@ import (
 // waiting for a writer.
 const openNonblock = unix.O_NONBLOCK
 
+// errNoOpenat2 and errNoBeneath are openBeneath's ways to say "open this
+// file the portable way": for every file, or for this one.
+var (
+	errNoOpenat2 = errors.New("no openat2")
+	errNoBeneath = errors.New("not openable beneath")
+)
+
 // ReadFile reads the file rel into buf, as read does, for a file costing
-// openat (relative to its directory's descriptor), fstat, one read when its
-// size has not changed since the fstat, and close: an *os.File would add a
-// poller registration and a read returning 0 bytes to every file. It never
-// follows a symlink, and a file that is not regular is not read.
+// one open, fstat, one read when its size has not changed since the fstat,
+// and close: an *os.File would add a poller registration and a read
+// returning 0 bytes to every file. The open is openat2 beneath the searched
+// directory where the kernel has it, else openat relative to the file's
+// directory. It never follows a symlink, and a file that is not regular is
+// not read.
 func (o *dirOpener) ReadFile(rel string, limit int64, buf []byte) ([]byte, error) {
+	if !o.portable {
+		fd, err := o.openBeneath(rel)
+		if err == nil {
+			defer unix.Close(fd)
+			return readFD(fd, limit, buf)
+		}
+		if !errors.Is(err, errNoBeneath) && !errors.Is(err, errNoOpenat2) {
+			return buf, err
+		}
+	}
 	dir, name := path.Split(path.Join(o.base, rel))
 	if name == "" || name == "." || name == ".." {
 		return buf, os.ErrInvalid
@@ -37,6 +57,27 @@ func (o *dirOpener) ReadFile(rel string, limit int64, buf []byte) ([]byte, error
 	}
 	defer unix.Close(fd)
 	return readFD(fd, limit, buf)
+}
+
+// openBeneath opens rel below the searched directory, whose descriptor it
+// opens on first use.
+func (o *dirOpener) openBeneath(rel string) (int, error) {
+	if path.IsAbs(rel) || rel == "" {
+		return -1, os.ErrInvalid
+	}
+	if o.baseDir == nil {
+		d, err := o.fsys.Open(path.Clean("./" + o.base))
+		if err != nil {
+			o.portable = true
+			return -1, errNoOpenat2
+		}
+		o.baseDir, o.baseFD = d, int(d.Fd())
+	}
+	fd, err := openBeneath(o.baseFD, rel)
+	if errors.Is(err, errNoOpenat2) {
+		o.portable = true
+	}
+	return fd, err
 }
 
 func openat(dir int, name string) (int, error) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -20,8 +21,11 @@ func TestDirOpenerReadFile(t *testing.T) {
 	must(os.MkdirAll(filepath.Join(dir, "sub"), 0o755))
 	must(os.WriteFile(filepath.Join(dir, "sub", "a.txt"), []byte("hello\n"), 0o644))
 	must(os.WriteFile(filepath.Join(dir, "big.txt"), make([]byte, 100), 0o644))
-	must(os.WriteFile(filepath.Join(t.TempDir(), "outside"), []byte("secret"), 0o644))
+	outside := t.TempDir()
+	must(os.WriteFile(filepath.Join(outside, "outside"), []byte("secret"), 0o644))
 	must(os.Symlink("sub/a.txt", filepath.Join(dir, "link")))
+	must(os.Symlink("sub", filepath.Join(dir, "sublink")))
+	must(os.Symlink(outside, filepath.Join(dir, "away")))
 	must(mkfifo(filepath.Join(dir, "fifo")))
 	root, err := os.OpenRoot(dir)
 	must(err)
@@ -39,6 +43,10 @@ func TestDirOpenerReadFile(t *testing.T) {
 		{rel: "sub/..", wantErr: errAny},
 		{rel: "../outside", wantErr: errAny},
 		{rel: "missing", wantErr: errAny},
+		{rel: "/etc/hostname", wantErr: errAny},
+		{rel: "sublink/a.txt", want: "hello\n"}, // a directory symlink inside the root, as os.Root follows it
+		{rel: "away/outside", wantErr: errAny},  // but not out of it
+		{rel: "sub/../../outside", wantErr: errAny},
 	} {
 		t.Run(tt.rel, func(t *testing.T) {
 			got, err := o.ReadFile(tt.rel, 50, nil)
@@ -51,6 +59,34 @@ func TestDirOpenerReadFile(t *testing.T) {
 				t.Errorf("ReadFile(%q) = %q, want %q", tt.rel, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDirOpenerBase reads below a base directory, and on Linux without
+// opening the file's directory (openat2 beneath the base).
+func TestDirOpenerBase(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "base", "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "base", "deep", "f"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	o := DirOpener(root, "base")().(*dirOpener)
+	defer o.Close()
+	if got, err := o.ReadFile("deep/f", 10, nil); err != nil || string(got) != "x" {
+		t.Fatalf("ReadFile = %q, %v", got, err)
+	}
+	if runtime.GOOS == "linux" && !o.portable && o.d != nil {
+		t.Errorf("openat2 is there, yet the file's directory was opened")
+	}
+	if _, err := o.ReadFile("../../outside", 10, nil); err == nil {
+		t.Errorf("ReadFile of a path out of the root succeeded")
 	}
 }
 

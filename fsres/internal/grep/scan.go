@@ -33,7 +33,9 @@ type scanner struct {
 	before, after int
 	limit         int // matching lines after which a file's scan stops
 	cur           cursor
-	dfa           *dfa // built on first use
+	dfa           *dfa   // built on first use
+	text          []byte // the texts of a file's lines, back to back: one string per file, not per line
+	ends          []int  // where each line's text ends in text
 }
 
 // matchLine reports whether a line (without its line feed) holds a match.
@@ -105,6 +107,24 @@ func (s *scanner) scan(data []byte, h *Hits) {
 	for ; owed > 0 && shown < len(data); owed-- {
 		shown = s.emit(h, &lc, data, shown, false)
 	}
+	s.setTexts(h)
+}
+
+// setTexts gives the lines of h their texts, all cut from one string.
+func (s *scanner) setTexts(h *Hits) {
+	if len(s.ends) == 0 {
+		return
+	}
+	all := string(s.text)
+	start := 0
+	for i, end := range s.ends {
+		h.Lines[i].Text = all[start:end]
+		start = end
+	}
+	s.text, s.ends = s.text[:0], s.ends[:0]
+	if cap(s.text) > keptBuffer {
+		s.text = nil
+	}
 }
 
 // emit appends the line starting at ofs to h and returns the start of the
@@ -114,7 +134,9 @@ func (s *scanner) emit(h *Hits, lc *lineCounter, data []byte, ofs int, match boo
 	if i := bytes.IndexByte(data[ofs:], '\n'); i >= 0 {
 		end = ofs + i
 	}
-	h.Lines = append(h.Lines, Line{N: lc.line(ofs), Text: clip(bytes.TrimSuffix(data[ofs:end], []byte{'\r'})), Match: match})
+	s.text = appendClipped(s.text, bytes.TrimSuffix(data[ofs:end], []byte{'\r'}))
+	s.ends = append(s.ends, len(s.text))
+	h.Lines = append(h.Lines, Line{N: lc.line(ofs), Match: match})
 	return end + 1
 }
 
@@ -126,6 +148,17 @@ func (s *scanner) next(data []byte, from int) (ls, le, next int, ok bool) {
 	switch {
 	case p.Multiline:
 		return s.nextSpan(data, from)
+	case p.shape != nil:
+		for at := from; at < len(data); at++ {
+			at = s.cur.find(at)
+			if at < 0 {
+				return 0, 0, 0, false
+			}
+			if p.shape.matchAt(data, at) {
+				ls, le = lineAround(data, from, at) // from is still a line start
+				return ls, le, le + 1, true
+			}
+		}
 	case p.find != nil:
 		for from < len(data) {
 			c := s.cur.find(from)
@@ -195,13 +228,16 @@ func (s *scanner) nextSpan(data []byte, from int) (ls, le, next int, ok bool) {
 }
 
 // clip shortens a long line to MaxLineText bytes, on a rune boundary.
-func clip(line []byte) string {
+func clip(line []byte) string { return string(appendClipped(nil, line)) }
+
+// appendClipped appends line to b, shortened as clip does.
+func appendClipped(b, line []byte) []byte {
 	if len(line) <= MaxLineText {
-		return string(line)
+		return append(b, line...)
 	}
 	cut := MaxLineText
 	for cut > 0 && !utf8.RuneStart(line[cut]) {
 		cut--
 	}
-	return string(line[:cut]) + "…"
+	return append(append(b, line[:cut]...), "…"...)
 }

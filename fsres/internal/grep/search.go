@@ -62,8 +62,8 @@ func Search(ctx context.Context, req Request, t Tree) (*Result, error) {
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	col := &collector{req: &req, stop: cancel, pending: make(map[int]Hits)}
-	jobs := make(chan job, 64)
+	col := &collector{req: &req, stop: cancel, pending: make(map[int][]Hits)}
+	jobs := make(chan batch, 8)
 	var wg sync.WaitGroup
 	errs := make([]error, Workers)
 	for i := range Workers {
@@ -76,7 +76,7 @@ func Search(ctx context.Context, req Request, t Tree) (*Result, error) {
 	}
 	walkErr := func() error {
 		defer close(jobs) // even if the walk panics: the workers must end
-		return feed(ctx, &req, t, jobs, col)
+		return feed(ctx, &req, t, jobs)
 	}()
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -92,33 +92,53 @@ func Search(ctx context.Context, req Request, t Tree) (*Result, error) {
 	return res, nil
 }
 
-type job struct {
-	idx int
-	rel string
+// batchSize is how many files the walk hands a worker at once: one channel
+// operation and one commit per batch rather than per file keeps the
+// goroutines from waking each other for every small file.
+const batchSize = 16
+
+// batch is a run of consecutive files of the walk.
+type batch struct {
+	n     int      // its place among the batches
+	rels  []string // the files
+	ruled []bool   // per file: ruled out by Request.Candidate, counted as searched unread
 }
 
-// feed sends the files of the walk to the workers, in walk order, until ctx
-// ends; files the candidate filter rules out are committed directly.
-func feed(ctx context.Context, req *Request, t Tree, jobs chan<- job, col *collector) error {
-	n := 0
-	return t.Walk(ctx, func(rel string) error {
-		if req.Candidate != nil && !req.Candidate(rel) {
-			col.add(n, Hits{Rel: rel, outcome: searched})
-			n++
-			return nil
-		}
+// feed sends the files of the walk to the workers in batches, in walk
+// order, until ctx ends.
+func feed(ctx context.Context, req *Request, t Tree, jobs chan<- batch) error {
+	b := batch{}
+	send := func() error {
 		select {
-		case jobs <- job{idx: n, rel: rel}:
-			n++
+		case jobs <- b:
+			b = batch{n: b.n + 1}
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+	}
+	err := t.Walk(ctx, func(rel string) error {
+		ruled := req.Candidate != nil && !req.Candidate(rel)
+		if ruled && b.ruled == nil {
+			b.ruled = make([]bool, len(b.rels), batchSize)
+		}
+		b.rels = append(b.rels, rel)
+		if b.ruled != nil {
+			b.ruled = append(b.ruled, ruled)
+		}
+		if len(b.rels) == batchSize {
+			return send()
+		}
+		return nil
 	})
+	if err == nil && len(b.rels) > 0 {
+		err = send()
+	}
+	return err
 }
 
-// work searches the files of jobs until there are no more.
-func work(ctx context.Context, req *Request, o Opener, jobs <-chan job, col *collector) (err error) {
+// work searches the batches of jobs until there are no more.
+func work(ctx context.Context, req *Request, o Opener, jobs <-chan batch, col *collector) (err error) {
 	defer panics.Catch(&err)
 	defer o.Close()
 	s := &scanner{p: req.Pattern, mode: req.Mode, before: req.Before, after: req.After, limit: req.Max + 1}
@@ -130,12 +150,19 @@ func work(ctx context.Context, req *Request, o Opener, jobs <-chan job, col *col
 	buf := getBuffer()
 	data := *buf
 	defer func() { putBuffer(buf, data) }()
-	for j := range jobs {
-		h := Hits{Rel: j.rel}
-		if ctx.Err() == nil {
-			data = searchFile(req, s, o, &h, data)
+	for b := range jobs {
+		hits := make([]Hits, len(b.rels))
+		for i, rel := range b.rels {
+			h := &hits[i]
+			h.Rel = rel
+			switch {
+			case b.ruled != nil && b.ruled[i]:
+				h.outcome = searched
+			case ctx.Err() == nil:
+				data = searchFile(req, s, o, h, data)
+			}
 		}
-		col.add(j.idx, h)
+		col.add(b.n, hits)
 	}
 	return nil
 }
