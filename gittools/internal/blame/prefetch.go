@@ -336,14 +336,14 @@ func (p *prefetcher) readChain(start *node) {
 // the prefetcher moved it, past the commits it holds already. It waits (p.mu held) while there is no room or
 // nothing to read, and returns nil when the prefetcher stops. Out of room, it drops the commits newer than
 // the prefetcher's (reading in commit-time order, the prefetcher has passed them), and once full it waits
-// until it holds chainResume or is moved: woken per commit taken, it cost more in wake-ups than it saved.
+// until it holds chainResume: woken per commit taken, it cost more in wake-ups than it saved.
 func (p *prefetcher) chainNext(n *node) *node {
 	for {
 		if p.closing || p.done {
 			return nil
 		}
 		if p.restart != nil {
-			n, p.restart, p.full = p.restart, nil, false // the commits it holds are off the walk's way now
+			n, p.restart = p.restart, nil
 		}
 		for i := 0; i < lead && len(n.parents) > 0 && p.nodes[n.parents[0]] != nil; i++ {
 			n = p.nodes[n.parents[0]]

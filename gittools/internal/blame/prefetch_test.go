@@ -46,8 +46,6 @@ func TestChainNext(t *testing.T) {
 			want: main[lead+1], wantHeld: lead - 299},
 		{name: "full, down to chainResume", from: main[chainResume+1], held: main[1 : chainResume+1], full: true,
 			want: main[chainResume+1], wantHeld: chainResume},
-		{name: "full, moved", from: main[lead/2], held: main[lead/2+1 : lead], restart: topic[0], full: true,
-			want: topic[0], wantHeld: lead/2 - 1},
 		{name: "stopped", from: root, want: nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
