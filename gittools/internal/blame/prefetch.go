@@ -36,9 +36,6 @@ var errStopped = errors.New("prefetch stopped")
 // leaves its readers little work done for nothing.
 const lead = 512
 
-// chainResume is how few commits the chain reader holds before it reads on, once it held lead.
-const chainResume = lead / 2
-
 // prefetchLimit is the largest commit or tree the prefetcher inflates; larger ones are left to the walk.
 const prefetchLimit = 4 << 20
 
@@ -64,8 +61,7 @@ type prefetcher struct {
 	mu       sync.Mutex         // guards the fields below
 	ready    *sync.Cond         // the walk waits on it for a promised commit
 	work     *sync.Cond         // the prefetcher waits on it for seeds
-	room     *sync.Cond         // the prefetcher waits on it for the walk to catch up
-	chainCue *sync.Cond         // the chain reader waits on it for room, or to be moved
+	room     *sync.Cond         // the prefetcher and the chain reader wait on it for the walk and the prefetcher to catch up
 	walkTime int64              // the commit time the walk has reached
 	blocked  bool               // the prefetcher waits for room: the walk must not wait for it
 	promised map[originKey]bool // queued by the prefetcher: it will publish them or give up on them
@@ -73,7 +69,6 @@ type prefetcher struct {
 	seeds    []aheadItem             // origins the walk found by a rename, to prefetch from
 	nodes    map[plumbing.Hash]*node // read by the chain reader
 	restart  *node                   // where the chain reader goes on from next (nil: down its own chain)
-	full     bool                    // the chain reader waits for nodes to drop to chainResume
 	aheadAt  int64                   // the commit time the prefetcher has reached
 	closing  bool
 	done     bool // the prefetcher has stopped
@@ -85,7 +80,7 @@ func startPrefetch(ctx context.Context, rp *repo.Repo, g *commitgraph.Graph, sta
 	p := &prefetcher{ctx: ctx, packs: readers[0], chain: readers[1], graph: g,
 		stop: make(chan struct{}), promised: map[originKey]bool{}, found: map[originKey]*ahead{},
 		nodes: map[plumbing.Hash]*node{}}
-	p.ready, p.work, p.room, p.chainCue = sync.NewCond(&p.mu), sync.NewCond(&p.mu), sync.NewCond(&p.mu), sync.NewCond(&p.mu)
+	p.ready, p.work, p.room = sync.NewCond(&p.mu), sync.NewCond(&p.mu), sync.NewCond(&p.mu)
 	p.walkTime, p.aheadAt = start.time, start.time
 	p.seed(start, path, blob)
 	p.wg.Add(2)
@@ -122,7 +117,6 @@ func (p *prefetcher) close() {
 	p.mu.Unlock()
 	p.work.Broadcast()
 	p.room.Broadcast()
-	p.chainCue.Broadcast()
 	p.wg.Wait()
 }
 
@@ -283,15 +277,11 @@ func (p *prefetcher) parents(it aheadItem) (*ahead, bool) {
 func (p *prefetcher) node(h plumbing.Hash) (*node, error) {
 	p.mu.Lock()
 	n := p.nodes[h]
-	wake := false
 	if n != nil {
 		delete(p.nodes, h)
-		wake = p.full && len(p.nodes) <= chainResume
+		p.room.Broadcast()
 	}
 	p.mu.Unlock()
-	if wake {
-		p.chainCue.Signal()
-	}
 	if n != nil {
 		return n, nil
 	}
@@ -300,7 +290,7 @@ func (p *prefetcher) node(h plumbing.Hash) (*node, error) {
 		p.mu.Lock()
 		p.restart = n
 		p.mu.Unlock()
-		p.chainCue.Signal()
+		p.room.Broadcast()
 	}
 	return n, err
 }
@@ -335,8 +325,7 @@ func (p *prefetcher) readChain(start *node) {
 // chainNext returns the commit whose first parent the chain reader reads next, after n: n itself, or where
 // the prefetcher moved it, past the commits it holds already. It waits (p.mu held) while there is no room or
 // nothing to read, and returns nil when the prefetcher stops. Out of room, it drops the commits newer than
-// the prefetcher's (reading in commit-time order, the prefetcher has passed them), and once full it waits
-// until it holds chainResume: woken per commit taken, it cost more in wake-ups than it saved.
+// the prefetcher's: reading in commit-time order, the prefetcher has passed them.
 func (p *prefetcher) chainNext(n *node) *node {
 	for {
 		if p.closing || p.done {
@@ -355,16 +344,10 @@ func (p *prefetcher) chainNext(n *node) *node {
 				}
 			}
 		}
-		switch {
-		case len(p.nodes) >= lead:
-			p.full = true
-		case len(p.nodes) <= chainResume:
-			p.full = false
-		}
-		if len(n.parents) > 0 && !p.full {
+		if len(n.parents) > 0 && len(p.nodes) < lead {
 			return n
 		}
-		p.chainCue.Wait()
+		p.room.Wait()
 	}
 }
 

@@ -21,7 +21,7 @@ func line(base byte, n int) []*node {
 
 func newTestPrefetcher(aheadAt int64) *prefetcher {
 	p := &prefetcher{nodes: map[plumbing.Hash]*node{}, aheadAt: aheadAt}
-	p.room, p.chainCue = sync.NewCond(&p.mu), sync.NewCond(&p.mu)
+	p.room = sync.NewCond(&p.mu)
 	return p
 }
 
@@ -33,7 +33,6 @@ func TestChainNext(t *testing.T) {
 		from     *node
 		held     []*node // the nodes the chain reader holds
 		restart  *node
-		full     bool // the reader held lead commits before
 		aheadAt  int64
 		want     *node
 		wantHeld int
@@ -42,10 +41,8 @@ func TestChainNext(t *testing.T) {
 		{name: "past the commits it holds", from: main[0], held: main[1:4], want: main[3], wantHeld: 3},
 		{name: "moved to a topic", from: main[0], held: main[1:4], restart: topic[0], want: topic[0], wantHeld: 3},
 		{name: "moved, then past what it holds", from: main[5], restart: topic[0], held: topic[1:3], want: topic[2], wantHeld: 2},
-		{name: "out of room drops the passed commits", from: main[lead+1], held: main[1 : lead+1], aheadAt: 1000 - 300,
-			want: main[lead+1], wantHeld: lead - 299},
-		{name: "full, down to chainResume", from: main[chainResume+1], held: main[1 : chainResume+1], full: true,
-			want: main[chainResume+1], wantHeld: chainResume},
+		{name: "out of room drops the passed commits", from: main[lead+1], held: main[1 : lead+1], aheadAt: 1000 - 100,
+			want: main[lead+1], wantHeld: lead - 99},
 		{name: "stopped", from: root, want: nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,7 +53,7 @@ func TestChainNext(t *testing.T) {
 			for _, n := range tt.held {
 				p.nodes[n.hash] = n
 			}
-			p.restart, p.full = tt.restart, tt.full
+			p.restart = tt.restart
 			if tt.want == nil {
 				p.closing = true
 			}
@@ -71,9 +68,6 @@ func TestChainNext(t *testing.T) {
 			}
 			if p.restart != nil {
 				t.Errorf("restart %v still pending", p.restart)
-			}
-			if p.full && tt.want != nil {
-				t.Error("still full after returning")
 			}
 		})
 	}
@@ -92,7 +86,7 @@ func TestChainNextWaitsForAMove(t *testing.T) {
 	p.mu.Lock()
 	p.restart = topic[0]
 	p.mu.Unlock()
-	p.chainCue.Signal()
+	p.room.Broadcast()
 	select {
 	case n := <-got:
 		if n != topic[0] {
