@@ -18,9 +18,7 @@ import (
 // reading, two goroutines do it ahead of the walk, each through a pack reader of its own (the repository's
 // go-git storage is not safe for concurrent use):
 //
-//   - the chain reader reads commits down first parents from where the prefetcher is: a file's history
-//     runs down first parents between merges, and at a merge whose second parent brought the file's
-//     version (a topic branch) the prefetcher, not finding that parent read, moves the chain reader there;
+//   - the chain reader reads the commits of the first-parent chain (where a file's history mostly runs);
 //   - the prefetcher follows the path the walk will take (a commit goes to the first parent with the same
 //     blob, else to every parent that has the file) and finds, per commit, the parents' versions of the file.
 //
@@ -68,8 +66,6 @@ type prefetcher struct {
 	found    map[originKey]*ahead
 	seeds    []aheadItem             // origins the walk found by a rename, to prefetch from
 	nodes    map[plumbing.Hash]*node // read by the chain reader
-	restart  *node                   // where the chain reader goes on from next (nil: down its own chain)
-	aheadAt  int64                   // the commit time the prefetcher has reached
 	closing  bool
 	done     bool // the prefetcher has stopped
 }
@@ -81,7 +77,7 @@ func startPrefetch(ctx context.Context, rp *repo.Repo, g *commitgraph.Graph, sta
 		stop: make(chan struct{}), promised: map[originKey]bool{}, found: map[originKey]*ahead{},
 		nodes: map[plumbing.Hash]*node{}}
 	p.ready, p.work, p.room = sync.NewCond(&p.mu), sync.NewCond(&p.mu), sync.NewCond(&p.mu)
-	p.walkTime, p.aheadAt = start.time, start.time
+	p.walkTime = start.time
 	p.seed(start, path, blob)
 	p.wg.Add(2)
 	go p.readChain(start)
@@ -207,9 +203,6 @@ func (p *prefetcher) run() {
 		}
 		it := q.Take()
 		k := originKey{it.n.hash, it.path}
-		p.mu.Lock()
-		p.aheadAt = it.n.time
-		p.mu.Unlock()
 		a, ok := p.parents(it)
 		p.mu.Lock()
 		if !ok {
@@ -272,8 +265,7 @@ func (p *prefetcher) parents(it aheadItem) (*ahead, bool) {
 	return a, len(a.parents) > 0
 }
 
-// node returns commit h: as the chain reader read it, or read here, and then the chain reader goes on
-// from h (the walk left the chain it was reading).
+// node returns commit h: as the chain reader read it, or read here.
 func (p *prefetcher) node(h plumbing.Hash) (*node, error) {
 	p.mu.Lock()
 	n := p.nodes[h]
@@ -285,69 +277,32 @@ func (p *prefetcher) node(h plumbing.Hash) (*node, error) {
 	if n != nil {
 		return n, nil
 	}
-	n, err := readNode(p.graph, func(h plumbing.Hash) ([]byte, error) { return read(p.packs, p.stop, packread.Commit, h) }, h)
-	if err == nil && len(n.parents) > 0 {
-		p.mu.Lock()
-		p.restart = n
-		p.mu.Unlock()
-		p.room.Broadcast()
-	}
-	return n, err
+	return readNode(p.graph, func(h plumbing.Hash) ([]byte, error) { return read(p.packs, p.stop, packread.Commit, h) }, h)
 }
 
-// readChain reads commits down first parents from start's parent on, at most lead commits ahead of the
-// prefetcher, and from where the prefetcher moves it (see node). A commit it cannot read (a loose one, one
-// over prefetchLimit) or the end of history leaves it waiting for the next move.
+// readChain reads the first-parent chain from start's parent on, at most lead commits ahead of the prefetcher.
 func (p *prefetcher) readChain(start *node) {
 	defer p.wg.Done()
 	defer func() { _ = recover() }()
 	readCommit := func(h plumbing.Hash) ([]byte, error) { return read(p.chain, p.stop, packread.Commit, h) }
-	for n := start; ; {
-		p.mu.Lock()
-		n = p.chainNext(n)
-		p.mu.Unlock()
-		if n == nil {
-			return
-		}
+	for n := start; len(n.parents) > 0; {
 		next, err := readNode(p.graph, readCommit, n.parents[0])
 		if err != nil {
-			next = &node{hash: n.parents[0]} // no parents: wait to be moved
+			return
 		}
 		p.mu.Lock()
-		if p.restart == nil && err == nil {
+		for len(p.nodes) >= lead && !p.closing && !p.done {
+			p.room.Wait()
+		}
+		stop := p.closing || p.done
+		if !stop {
 			p.nodes[next.hash] = next
 		}
 		p.mu.Unlock()
+		if stop {
+			return
+		}
 		n = next
-	}
-}
-
-// chainNext returns the commit whose first parent the chain reader reads next, after n: n itself, or where
-// the prefetcher moved it, past the commits it holds already. It waits (p.mu held) while there is no room or
-// nothing to read, and returns nil when the prefetcher stops. Out of room, it drops the commits newer than
-// the prefetcher's: reading in commit-time order, the prefetcher has passed them.
-func (p *prefetcher) chainNext(n *node) *node {
-	for {
-		if p.closing || p.done {
-			return nil
-		}
-		if p.restart != nil {
-			n, p.restart = p.restart, nil
-		}
-		for i := 0; i < lead && len(n.parents) > 0 && p.nodes[n.parents[0]] != nil; i++ {
-			n = p.nodes[n.parents[0]]
-		}
-		if len(p.nodes) >= lead {
-			for h, m := range p.nodes {
-				if m.time > p.aheadAt {
-					delete(p.nodes, h)
-				}
-			}
-		}
-		if len(n.parents) > 0 && len(p.nodes) < lead {
-			return n
-		}
-		p.room.Wait()
 	}
 }
 
