@@ -66,6 +66,8 @@ type fileResult struct {
 	commitAgree, agree int
 	first              time.Duration   // grove's first call in a fresh process
 	gitFirst           time.Duration   // the git run just before it
+	firstCPU           time.Duration   // the server's CPU time during its first call (all its threads)
+	gitFirstCPU        time.Duration   // that git run's (user and system)
 	warm, git          []time.Duration // the warm calls and all git runs
 }
 
@@ -104,10 +106,13 @@ func run(cfg config, dir string) error {
 func summarize(results []fileResult) {
 	var lines, commitAgree, agree int
 	var firsts, warms []float64
-	var allFirst, allGit []time.Duration
+	var allFirst, allGit, allFirstCPU, allGitCPU []time.Duration
+	var firstCPUs []float64
 	for _, r := range results {
 		lines, commitAgree, agree = lines+r.lines, commitAgree+r.commitAgree, agree+r.agree
 		firsts = append(firsts, ratio(r.first, r.gitFirst))
+		firstCPUs = append(firstCPUs, ratio(r.firstCPU, r.gitFirstCPU))
+		allFirstCPU, allGitCPU = append(allFirstCPU, r.firstCPU), append(allGitCPU, r.gitFirstCPU)
 		warms = append(warms, ratio(benchutil.Median(r.warm), benchutil.Median(r.git)))
 		allFirst, allGit = append(allFirst, r.first), append(allGit, r.gitFirst)
 	}
@@ -115,6 +120,8 @@ func summarize(results []fileResult) {
 		lines, commitAgree, pct(commitAgree, lines), agree, pct(agree, lines))
 	fmt.Printf("first call: median grove %.0f ms, git %.0f ms; median per-file ratio %.2f×\n",
 		ms(benchutil.Median(allFirst)), ms(benchutil.Median(allGit)), medianF(firsts))
+	fmt.Printf("first call CPU time: median grove %.0f ms, git %.0f ms; median per-file ratio %.2f×\n",
+		ms(benchutil.Median(allFirstCPU)), ms(benchutil.Median(allGitCPU)), medianF(firstCPUs))
 	fmt.Printf("warm: median per-file ratio %.2f×; load at the end %s\n", medianF(warms), benchutil.LoadAvg())
 }
 

@@ -26,17 +26,19 @@ func measure(cfg config, dir, p string) (fileResult, error) {
 	if err != nil {
 		return r, err
 	}
-	r.gitFirst, r.git, r.lines = d, append(r.git, d), len(want)
+	r.gitFirst, r.git, r.lines, r.gitFirstCPU = d, append(r.git, d), len(want), lastGitCPU
 	c, err := benchutil.StartRaw(context.Background(), []string{cfg.grove, "--root", dir, "--log-level", "warn"}, benchutil.Legacy, nil)
 	if err != nil {
 		return r, err
 	}
 	defer c.Close()
+	cpu0, _ := c.CPU()
 	got, d, err := groveBlame(c, dir, p)
 	if err != nil {
 		return r, err
 	}
-	r.first = d
+	cpu1, _ := c.CPU()
+	r.first, r.firstCPU = d, cpu1-cpu0
 	for range cfg.warm {
 		_, d, err := gitBlame(dir, p)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"time"
 )
 
 // busiest returns the n files of HEAD that the most non-merge commits touched (`git log --no-merges
@@ -56,6 +57,9 @@ func busiest(dir string, n, maxLines int) ([]string, error) {
 // gitHome is an empty HOME for the git CLI (set by main).
 var gitHome string
 
+// lastGitCPU is the CPU time (user and system) of the last git run.
+var lastGitCPU time.Duration
+
 // runGit runs the git CLI in dir, isolated from user and system configuration, and returns its stdout.
 func runGit(dir string, args ...string) ([]byte, error) {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
@@ -64,6 +68,9 @@ func runGit(dir string, args ...string) ([]byte, error) {
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
+	if cmd.ProcessState != nil {
+		lastGitCPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
 	if err != nil {
 		return out, fmt.Errorf("git %s: %w: %.300s", strings.Join(args, " "), err, stderr.String())
 	}

@@ -3,12 +3,13 @@ package packread
 import (
 	"bufio"
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/klauspost/compress/zlib"
 )
 
 // mapFiles says whether packs and indexes are mapped into memory where the system can; tests turn it off

@@ -7,8 +7,10 @@
 //	typ, data, err := r.Read(name, func(packread.Type) int64 { return 32 << 20 })
 //	// errors.Is(err, packread.ErrNotFound): not in these packs (or a layout this reader does not read)
 //
-// Lookups binary-search the sorted names of each .idx, which is read once (its size checked against its
-// object count first); no per-object map is built. Deltas are resolved iteratively, at most MaxChain deep,
+// Lookups search the sorted names of each .idx (interpolation, then binary search), which is read once (its
+// size checked against its object count first); no per-object map is built. Streams are inflated with
+// github.com/klauspost/compress's zlib reader, faster than compress/zlib: with it and the interpolation
+// search a first blame on git/git took 5-10 % less CPU (inflating was a third of it). Deltas are resolved iteratively, at most MaxChain deep,
 // with a bounded cache of recently resolved objects keyed by pack offset, so the consecutive trees of a
 // history walk, which are deltas of each other, are inflated once. Every size is checked before anything is
 // allocated: declared sizes against the caller's limit, offsets inside the pack, delta copies inside their
