@@ -109,7 +109,8 @@ func resultFiles(rp *repo.Repo, ctx context.Context, head map[string]gitwrite.Bl
 	return tgt, nil
 }
 
-// store is the merge engine's view of rp's objects.
-func store(rp *repo.Repo) *merge.Store {
-	return &merge.Store{S: rp.Git.Storer, MaxBlob: rp.MaxRead}
+// Store is the merge engine's view of rp's objects for a merge that writes its result: the trees and small
+// blobs it creates are stored as one pack (repo.WritePack) instead of a loose file each.
+func Store(rp *repo.Repo) *merge.Store {
+	return &merge.Store{S: rp.Git.Storer, MaxBlob: rp.MaxRead, Pack: rp.WritePack, PackMax: repo.MaxPackedObject}
 }

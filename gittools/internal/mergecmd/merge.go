@@ -38,7 +38,7 @@ func Merge(rp *repo.Repo, ctx context.Context, in MergeArgs) (Out, error) {
 	if err != nil {
 		return Out{}, err
 	}
-	st := store(rp)
+	st := Store(rp)
 	bases, err := st.Bases(ctx, []plumbing.Hash{hc.Hash}, []plumbing.Hash{theirs})
 	if err != nil {
 		return Out{}, err
@@ -113,7 +113,7 @@ func threeWay(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, ours
 	if in.ConflictStyle == "diff3" {
 		opts.Style = merge.StyleDiff3
 	}
-	res, err := merge.Commits(ctx, store(rp), ours, theirs, opts, in.AllowUnrelatedHistories)
+	res, err := merge.Commits(ctx, Store(rp), ours, theirs, opts, in.AllowUnrelatedHistories)
 	if err != nil {
 		return Out{}, err
 	}
