@@ -126,6 +126,7 @@ func switchTo(rp *repo.Repo, ctx context.Context, head, target *plumbing.Referen
 	if err != nil {
 		return err
 	}
+	defer tx.close()
 	if err := tx.commit(); err != nil {
 		return fmt.Errorf("switching to %s failed; the worktree was put back as it was: %w", target.Name().Short(), err)
 	}
