@@ -106,7 +106,7 @@ func switchTo(rp *repo.Repo, ctx context.Context, head, target *plumbing.Referen
 		return err
 	}
 	defer wt.Close()
-	plan := makePlan(rp, ctx, wt, ix, cur, tgtFiles)
+	plan := makePlan(rp, ctx, wt, ix, cur, tgtFiles, nil)
 	if err := ctx.Err(); err != nil {
 		return err // planning may have taken an unread file for a changed one: say why it stopped
 	}
