@@ -74,6 +74,35 @@ func TestGitMergeCleanMatchesGit(t *testing.T) {
 	}
 }
 
+// TestGitMergeWritesOnePack: the trees and merged blobs of a merge go into one pack, which git reads (fsck,
+// merge-tree's tree) and grove reads at once in the same session (git_show through the new tree, then a
+// second merge whose base is the first merge's commit).
+func TestGitMergeWritesOnePack(t *testing.T) {
+	f := branchFixture(t, map[string]string{"d/a.txt": "a\nb\nc\n", "e/b.txt": "1\n2\n3\n"},
+		map[string]string{"d/a.txt": "a\nb\nc\ntopic\n"},
+		map[string]string{"d/a.txt": "master\na\nb\nc\n", "e/b.txt": "1\n2\n3\n4\n"})
+	var out mergecmd.Out
+	f.ok("git_merge", map[string]any{"repo_path": f.dir, "revision": "topic"}, &out)
+	if got := f.git("count-objects", "-v"); !strings.Contains(got, "\npacks: 1\n") {
+		t.Errorf("the merge's objects are not in one pack: git count-objects -v says\n%s", got)
+	}
+	f.git("fsck", "--no-progress", "--strict")
+	if text := f.ok("git_show", map[string]any{"repo_path": f.dir, "revision": "HEAD", "path": "d/a.txt"}, nil); !strings.Contains(text, "master\na\nb\nc\ntopic\n") {
+		t.Errorf("git_show of the merged file: %s", text)
+	}
+	if got, want := f.git("rev-parse", "HEAD^{tree}"), f.git("merge-tree", "--write-tree", "HEAD^1", "topic"); got != want {
+		t.Errorf("merged tree %s, git merge-tree gives %s", got, want)
+	}
+	f.git("checkout", "-q", "topic")
+	f.commitFiles("more topic", map[string]string{"e/b.txt": "0\n1\n2\n3\n"})
+	f.git("checkout", "-q", "master")
+	f.ok("git_merge", map[string]any{"repo_path": f.dir, "revision": "topic"}, &out)
+	if out.Result != mergecmd.ResultMerged || f.read("e/b.txt") != "0\n1\n2\n3\n4\n" {
+		t.Errorf("second merge: %+v, e/b.txt %q", out, f.read("e/b.txt"))
+	}
+	f.git("fsck", "--no-progress", "--strict")
+}
+
 func TestGitMergeFastForward(t *testing.T) {
 	f := newWriteFixture(t, map[string]string{"a.txt": "a\n"})
 	f.git("checkout", "-q", "-b", "topic")

@@ -15,8 +15,21 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// Trees merges the trees ours and theirs, whose common ancestor is base (the zero hash: none).
+// Trees merges the trees ours and theirs, whose common ancestor is base (the zero hash: none). The objects it
+// creates are stored when it returns (see Store.Pack).
 func Trees(ctx context.Context, s *Store, base, ours, theirs plumbing.Hash, opts Options) (*Result, error) {
+	res, err := trees(ctx, s, base, ours, theirs, opts)
+	if err == nil {
+		err = s.Flush()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// trees is Trees without the Flush, for merges of merges.
+func trees(ctx context.Context, s *Store, base, ours, theirs plumbing.Hash, opts Options) (*Result, error) {
 	c, err := s.collect(ctx, base, ours, theirs)
 	if err != nil {
 		return nil, err

@@ -17,7 +17,8 @@ var ErrUnrelated = errors.New("refusing to merge unrelated histories")
 // maxVirtualDepth bounds the nesting of virtual merge bases.
 const maxVirtualDepth = 8
 
-// Commits merges commit theirs into commit ours.
+// Commits merges commit theirs into commit ours. The objects it creates are stored when it returns (see
+// Store.Pack).
 func Commits(ctx context.Context, s *Store, ours, theirs plumbing.Hash, opts Options, allowUnrelated bool) (*Result, error) {
 	oc, err := s.Commit(ours)
 	if err != nil {
@@ -43,8 +44,11 @@ func Commits(ctx context.Context, s *Store, ours, theirs plumbing.Hash, opts Opt
 	} else if opts.Labels.Base == "" {
 		opts.Labels.Base = "merged common ancestors"
 	}
-	res, err := Trees(ctx, s, base, oc.TreeHash, tc.TreeHash, opts)
+	res, err := trees(ctx, s, base, oc.TreeHash, tc.TreeHash, opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.Flush(); err != nil {
 		return nil, err
 	}
 	res.Bases = bases
@@ -87,7 +91,7 @@ func (s *Store) virtualBase(ctx context.Context, bases []plumbing.Hash, depth in
 			return plumbing.ZeroHash, err
 		}
 		opts := Options{Labels: Labels{Base: "merged common ancestors", Ours: "Temporary merge branch 1", Theirs: "Temporary merge branch 2"}}
-		res, err := Trees(ctx, s, innerBase, tree, nc.TreeHash, opts)
+		res, err := trees(ctx, s, innerBase, tree, nc.TreeHash, opts)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}

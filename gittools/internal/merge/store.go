@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+	"github.com/grove-mcp/grove/gittools/internal/packwrite"
 )
 
 // Store reads and writes the objects a merge needs. Objects are read through go-git's storer, so any
@@ -20,6 +23,15 @@ import (
 type Store struct {
 	S       storer.EncodedObjectStorer
 	MaxBlob int64 // 0: DefaultMaxBlob
+	// Pack, when set, takes the objects PutTree and PutBlob create in one call at Flush: until then they are
+	// held in memory (and read back from there), so that a merge writes one pack instead of a loose file per
+	// tree. Blobs over PackMax bytes are stored through S at once. A caller that sets Pack must call Flush
+	// before anything outside the store reads the objects.
+	Pack    func([]packwrite.Object) error
+	PackMax int64
+
+	pending map[plumbing.Hash]packwrite.Object // guarded by the caller, as the merge runs on one goroutine
+	order   []plumbing.Hash
 }
 
 // DefaultMaxBlob is the largest file a merge reads: larger ones are merged only when one side kept the base.
@@ -63,6 +75,9 @@ func (s *Store) Tree(h plumbing.Hash) ([]object.TreeEntry, error) {
 
 // read returns an object's content whole, up to MaxBlob bytes.
 func (s *Store) read(t plumbing.ObjectType, h plumbing.Hash) ([]byte, error) {
+	if o, ok := s.pending[h]; ok && plumbing.ObjectType(o.Type) == t {
+		return slices.Clone(o.Data), nil
+	}
 	o, err := s.S.EncodedObject(t, h)
 	if err != nil {
 		return nil, err
@@ -115,6 +130,9 @@ func (s *Store) Blob(h plumbing.Hash) ([]byte, error) {
 
 // PutBlob stores data as a blob.
 func (s *Store) PutBlob(data []byte) (plumbing.Hash, error) {
+	if s.Pack != nil && int64(len(data)) <= s.PackMax {
+		return s.hold(packwrite.Object{Type: packwrite.Blob, Data: data})
+	}
 	o := s.S.NewEncodedObject()
 	o.SetType(plumbing.BlobObject)
 	o.SetSize(int64(len(data)))
@@ -135,6 +153,9 @@ func (s *Store) PutBlob(data []byte) (plumbing.Hash, error) {
 // PutTree stores a tree of entries (sorted here as git sorts them).
 func (s *Store) PutTree(entries []object.TreeEntry) (plumbing.Hash, error) {
 	sort.Sort(object.TreeEntrySorter(entries))
+	if s.Pack != nil {
+		return s.hold(packwrite.Object{Type: packwrite.Tree, Data: encodeTree(entries)})
+	}
 	o := s.S.NewEncodedObject()
 	if err := (&object.Tree{Entries: entries}).Encode(o); err != nil {
 		return plumbing.ZeroHash, err
@@ -147,4 +168,54 @@ func (s *Store) put(o plumbing.EncodedObject) (plumbing.Hash, error) {
 		return o.Hash(), nil
 	}
 	return s.S.SetEncodedObject(o)
+}
+
+// encodeTree is the content of a tree of sorted entries: "<octal mode> <name>\x00<hash>" each.
+func encodeTree(entries []object.TreeEntry) []byte {
+	n := 0
+	for _, e := range entries {
+		n += len(e.Name) + 8 + len(e.Hash)
+	}
+	b := make([]byte, 0, n)
+	for _, e := range entries {
+		b = strconv.AppendUint(b, uint64(e.Mode), 8)
+		b = append(b, ' ')
+		b = append(b, e.Name...)
+		b = append(b, 0)
+		b = append(b, e.Hash[:]...)
+	}
+	return b
+}
+
+// hold keeps o for Flush, unless it is stored already.
+func (s *Store) hold(o packwrite.Object) (plumbing.Hash, error) {
+	h := plumbing.Hash(o.Name())
+	if _, ok := s.pending[h]; ok {
+		return h, nil
+	}
+	if s.S.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	if s.pending == nil {
+		s.pending = map[plumbing.Hash]packwrite.Object{}
+	}
+	s.pending[h] = o
+	s.order = append(s.order, h)
+	return h, nil
+}
+
+// Flush hands the objects held since the last Flush to Pack, in the order they were made.
+func (s *Store) Flush() error {
+	if len(s.order) == 0 {
+		return nil
+	}
+	objs := make([]packwrite.Object, len(s.order))
+	for i, h := range s.order {
+		objs[i] = s.pending[h]
+	}
+	if err := s.Pack(objs); err != nil {
+		return err
+	}
+	s.pending, s.order = nil, nil
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -30,19 +31,23 @@ func FlatTree(rp *repo.Repo, ctx context.Context, tree plumbing.Hash) (map[strin
 
 // RequireCleanIndex fails when the index differs from HEAD's files (staged changes, or conflicts).
 func RequireCleanIndex(ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, what string) error {
-	if u := ix.Unmerged(); len(u) > 0 {
-		return fmt.Errorf("cannot %s: the index has unmerged paths (%v); resolve them first", what, u)
+	n, staged := 0, ""
+	for name, es := range ix.ByName { // one pass: an index of a large tree is checked on every merge
+		for _, e := range es {
+			if e.Stage != gitwrite.StageMerged {
+				return fmt.Errorf("cannot %s: the index has unmerged paths (%v); resolve them first", what, ix.Unmerged())
+			}
+			if e.IntentToAdd {
+				continue
+			}
+			n++
+			if b, ok := head[name]; staged == "" && (!ok || b.Hash != e.Hash || b.Mode != e.Mode) {
+				staged = name
+			}
+		}
 	}
-	n := 0
-	for name := range ix.ByName {
-		e := ix.Entry(name)
-		if e == nil || e.IntentToAdd {
-			continue
-		}
-		n++
-		if b, ok := head[name]; !ok || b.Hash != e.Hash || b.Mode != e.Mode {
-			return fmt.Errorf("cannot %s: %s has staged changes; commit them or unstage them (git_reset) first", what, name)
-		}
+	if staged != "" {
+		return fmt.Errorf("cannot %s: %s has staged changes; commit them or unstage them (git_reset) first", what, staged)
 	}
 	if n != len(head) {
 		return fmt.Errorf("cannot %s: the index has staged deletions; commit them or unstage them (git_reset) first", what)
@@ -64,7 +69,11 @@ func ApplyResult(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, hea
 	if err != nil {
 		return Outcome{}, err
 	}
-	move, err := writecmd.PlanTreeMove(rp, ctx, ix, head, tgt, what)
+	var changed []string // nil: compare every path
+	if res.Changed != nil {
+		changed = slices.Collect(maps.Keys(res.Changed))
+	}
+	move, err := writecmd.PlanTreeMove(rp, ctx, ix, head, tgt, changed, what)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -109,7 +118,8 @@ func resultFiles(rp *repo.Repo, ctx context.Context, head map[string]gitwrite.Bl
 	return tgt, nil
 }
 
-// store is the merge engine's view of rp's objects.
-func store(rp *repo.Repo) *merge.Store {
-	return &merge.Store{S: rp.Git.Storer, MaxBlob: rp.MaxRead}
+// Store is the merge engine's view of rp's objects for a merge that writes its result: the trees and small
+// blobs it creates are stored as one pack (repo.WritePack) instead of a loose file each.
+func Store(rp *repo.Repo) *merge.Store {
+	return &merge.Store{S: rp.Git.Storer, MaxBlob: rp.MaxRead, Pack: rp.WritePack, PackMax: repo.MaxPackedObject}
 }

@@ -38,7 +38,7 @@ func Merge(rp *repo.Repo, ctx context.Context, in MergeArgs) (Out, error) {
 	if err != nil {
 		return Out{}, err
 	}
-	st := store(rp)
+	st := Store(rp)
 	bases, err := st.Bases(ctx, []plumbing.Hash{hc.Hash}, []plumbing.Hash{theirs})
 	if err != nil {
 		return Out{}, err
@@ -92,6 +92,8 @@ func fastForward(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, f
 
 // threeWay merges theirs into HEAD and commits, or stops on conflicts.
 func threeWay(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, ours, theirs plumbing.Hash, in MergeArgs) (Out, error) {
+	load := loadIndex(rp) // overlaps the merge; a staged change still refuses it, only later
+	defer load.release()
 	oc, err := rp.Git.CommitObject(ours)
 	if err != nil {
 		return Out{}, err
@@ -100,7 +102,12 @@ func threeWay(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, ours
 	if err != nil {
 		return Out{}, err
 	}
-	ix, err := gitwrite.LoadIndex(rp)
+	opts := merge.Options{Labels: merge.Labels{Ours: "HEAD", Theirs: in.Revision}}
+	if in.ConflictStyle == "diff3" {
+		opts.Style = merge.StyleDiff3
+	}
+	res, mergeErr := merge.Commits(ctx, Store(rp), ours, theirs, opts, in.AllowUnrelatedHistories)
+	ix, err := load.take()
 	if err != nil {
 		return Out{}, err
 	}
@@ -109,13 +116,8 @@ func threeWay(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, ours
 	if err := RequireCleanIndex(ix, headFiles, what); err != nil {
 		return Out{}, err
 	}
-	opts := merge.Options{Labels: merge.Labels{Ours: "HEAD", Theirs: in.Revision}}
-	if in.ConflictStyle == "diff3" {
-		opts.Style = merge.StyleDiff3
-	}
-	res, err := merge.Commits(ctx, store(rp), ours, theirs, opts, in.AllowUnrelatedHistories)
-	if err != nil {
-		return Out{}, err
+	if mergeErr != nil {
+		return Out{}, mergeErr
 	}
 	msg := gitwrite.CleanMessage(in.Message)
 	if msg == "" {
@@ -183,4 +185,44 @@ func DefaultMessage(rp *repo.Repo, head *plumbing.Reference, rev string) string 
 		msg += " into " + head.Target().Short()
 	}
 	return msg
+}
+
+// indexLoad is gitwrite.LoadIndex running on its own goroutine, so that reading and decoding the index
+// overlaps the merge: it reads the index file only, never the object store (go-git is not safe for
+// concurrent use).
+type indexLoad struct {
+	done chan struct{}
+	ix   *gitwrite.IndexFile // nil once taken
+	err  error
+}
+
+func loadIndex(rp *repo.Repo) *indexLoad {
+	l := &indexLoad{done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		defer func() {
+			if v := recover(); v != nil {
+				l.ix, l.err = nil, fmt.Errorf("reading the index: %v", v)
+			}
+		}()
+		l.ix, l.err = gitwrite.LoadIndex(rp)
+	}()
+	return l
+}
+
+// take waits for the index; the caller closes it.
+func (l *indexLoad) take() (*gitwrite.IndexFile, error) {
+	<-l.done
+	ix := l.ix
+	l.ix = nil
+	return ix, l.err
+}
+
+// release waits for the goroutine and closes an index nobody took.
+func (l *indexLoad) release() {
+	<-l.done
+	if l.ix != nil {
+		l.ix.Close()
+		l.ix = nil
+	}
 }

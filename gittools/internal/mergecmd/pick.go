@@ -165,7 +165,7 @@ func (p *picker) step(ctx context.Context, c *object.Commit) ([]ConflictOut, err
 		base, theirs = c.TreeHash, parentTree
 		opts.Labels.Theirs, opts.Labels.Base = opts.Labels.Base, opts.Labels.Theirs
 	}
-	res, err := merge.Trees(ctx, store(p.rp), base, ours, theirs, opts)
+	res, err := merge.Trees(ctx, Store(p.rp), base, ours, theirs, opts)
 	if err != nil {
 		return nil, err
 	}

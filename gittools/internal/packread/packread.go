@@ -230,6 +230,44 @@ func (r *Reader) Close() error {
 	return nil
 }
 
+// Add makes the reader see the pack base (".pack" and ".idx" below its directory), written after the reader
+// loaded its list, as the newest pack. A reader that has not loaded yet finds it when it does.
+func (r *Reader) Add(base string) (err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer faulted(&err)
+	if !r.loaded {
+		return nil
+	}
+	if r.parent == nil {
+		return errors.New("no pack directory to add " + base + " from")
+	}
+	if r.root == nil {
+		if r.root, err = r.parent.OpenRoot(r.dir); err != nil {
+			return err
+		}
+	}
+	if len(r.packs) >= maxPacks {
+		return fmt.Errorf("more than %d pack files; %s is read elsewhere", maxPacks, base)
+	}
+	for _, p := range r.packs {
+		if p.name == base+".pack" {
+			return nil
+		}
+	}
+	p, err := openPack(r.root, base, r.hashLen)
+	if err != nil {
+		return err
+	}
+	p.id = len(r.packs)
+	for _, q := range r.packs {
+		p.id = max(p.id, q.id+1)
+	}
+	r.packs = slices.Insert(r.packs, 0, p)
+	return nil
+}
+
 // Has reports whether a pack holds the object name.
 func (r *Reader) Has(name [20]byte) (ok bool) {
 	r.mu.Lock()

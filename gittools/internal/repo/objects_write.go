@@ -12,6 +12,9 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/objfile"
+
+	"github.com/grove-mcp/grove/gittools/internal/packread"
+	"github.com/grove-mcp/grove/gittools/internal/packwrite"
 )
 
 // WriteBlobFrom stores the size bytes read from r as a loose blob, the way git writes one: hashed and
@@ -102,6 +105,80 @@ func placeObject(objects *os.Root, tmp string, h plumbing.Hash) error {
 	}
 	if err := objects.Rename(tmp, name); err != nil {
 		return fmt.Errorf("storing object %s: %w", hex[:ShortLen], PathErr(err))
+	}
+	return nil
+}
+
+// MaxPackedObject is the largest object WritePack takes.
+const MaxPackedObject = largeObject
+
+// WritePack stores objs as one pack with its index in objects/pack, the way git writes a pack: each file
+// written whole under a temporary name and renamed into place, the index last, so that no reader finds an
+// index without its pack. Every reader of rp's objects sees the new pack at once, and rp does not reopen its
+// storage for it. No fsync: the pack stands in for loose objects, which git does not sync by default either.
+// Objects over largeObject must be stored loose (go-git streams those, and does not know this pack).
+func (rp *Repo) WritePack(objs []packwrite.Object) error {
+	s := rp.Store
+	if s.sha256 {
+		return ErrReadOnlySHA256
+	}
+	for _, o := range objs {
+		if len(o.Data) > largeObject {
+			return fmt.Errorf("packing a %s of %d bytes: over the %d bytes packed objects may hold", o.Type, len(o.Data), largeObject)
+		}
+	}
+	p, err := packwrite.Encode(objs)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join("objects", "pack")
+	before := statStamp(s.common, dir)
+	if err := s.common.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("creating the pack directory: %w", PathErr(err))
+	}
+	packs, err := s.common.OpenRoot(dir)
+	if err != nil {
+		return fmt.Errorf("opening the pack directory: %w", PathErr(err))
+	}
+	defer packs.Close()
+	for _, f := range []struct {
+		ext  string
+		data []byte
+	}{{".pack", p.Pack}, {".idx", p.Index}} {
+		if err := writeWhole(packs, p.Name+f.ext, f.data); err != nil {
+			return err
+		}
+	}
+	for _, r := range append([]*packread.Reader{s.packs}, s.ahead[:]...) {
+		if r != nil {
+			if err := r.Add(p.Name); err != nil {
+				return fmt.Errorf("reading the new pack %s: %w", p.Name, err)
+			}
+		}
+	}
+	if rp.stamp.packs == before {
+		rp.stamp.packs = statStamp(s.common, dir)
+	}
+	return nil
+}
+
+// writeWhole writes data to name in dir under a temporary name first, then renames it into place.
+func writeWhole(dir *os.Root, name string, data []byte) error {
+	tmp := "tmp_pack_" + rand.Text()[:12]
+	f, err := dir.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o444)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, PathErr(err))
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = dir.Rename(tmp, name)
+	}
+	if err != nil {
+		dir.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", name, PathErr(err))
 	}
 	return nil
 }

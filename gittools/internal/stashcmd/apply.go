@@ -75,7 +75,7 @@ func apply(rp *repo.Repo, ctx context.Context, n int, pop bool, out *Out) error 
 		return err
 	}
 	opts := merge.Options{Labels: merge.Labels{Ours: "Updated upstream", Theirs: "Stashed changes", Base: "Stash base"}}
-	res, err := merge.Trees(ctx, &merge.Store{S: rp.Git.Storer, MaxBlob: rp.MaxRead}, b.TreeHash, hc.TreeHash, w.TreeHash, opts)
+	res, err := merge.Trees(ctx, mergecmd.Store(rp), b.TreeHash, hc.TreeHash, w.TreeHash, opts)
 	if err != nil {
 		return err
 	}

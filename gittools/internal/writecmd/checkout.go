@@ -106,7 +106,7 @@ func switchTo(rp *repo.Repo, ctx context.Context, head, target *plumbing.Referen
 		return err
 	}
 	defer wt.Close()
-	plan := makePlan(rp, ctx, wt, ix, cur, tgtFiles)
+	plan := makePlan(rp, ctx, wt, ix, cur, tgtFiles, nil)
 	if err := ctx.Err(); err != nil {
 		return err // planning may have taken an unread file for a changed one: say why it stopped
 	}
@@ -126,6 +126,7 @@ func switchTo(rp *repo.Repo, ctx context.Context, head, target *plumbing.Referen
 	if err != nil {
 		return err
 	}
+	defer tx.close()
 	if err := tx.commit(); err != nil {
 		return fmt.Errorf("switching to %s failed; the worktree was put back as it was: %w", target.Name().Short(), err)
 	}

@@ -58,6 +58,7 @@ func applyPlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *gitwrite.Ind
 	if err != nil {
 		return err
 	}
+	defer tx.close()
 	if err := tx.commit(); err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ type undoStep struct {
 // worktreeTx is a plan whose new files are staged in dir, ready to be committed into the worktree.
 type worktreeTx struct {
 	rp      *repo.Repo
-	wt      *os.Root
+	wt      txFS
 	plan    checkoutPlan
 	dir     string            // the private directory, at the top of the worktree
 	staged  map[string]string // target path -> its staged file (slash paths)
@@ -95,44 +96,72 @@ func stageTx(rp *repo.Repo, ctx context.Context, wt *os.Root, plan checkoutPlan)
 	if err := fault("stage"); err != nil {
 		return nil, err
 	}
-	tx := &worktreeTx{rp: rp, wt: wt, plan: plan, dir: stagingPrefix + rand.Text()[:12], staged: map[string]string{}}
-	if err := wt.Mkdir(tx.dir, 0o700); err != nil {
+	tx := &worktreeTx{rp: rp, wt: newTxFS(wt), plan: plan, dir: stagingPrefix + rand.Text()[:12], staged: map[string]string{}}
+	if err := tx.wt.Mkdir(tx.dir, 0o700); err != nil {
+		tx.close()
 		return nil, fmt.Errorf("creating the staging directory: %w", repo.PathErr(err))
 	}
-	for i, p := range plan.writes {
-		if err := ctx.Err(); err != nil {
-			tx.finish()
-			return nil, err
-		}
-		b := plan.target[p]
-		if b.Mode == filemode.Submodule {
-			continue
-		}
-		name := tx.dir + "/" + strconv.Itoa(i)
-		if err := stageBlob(rp, ctx, wt, name, p, b); err != nil {
-			tx.finish()
-			return nil, err
-		}
-		tx.staged[p] = name
+	sp, err := startStagePool(tx.wt, tx.dir)
+	if err != nil {
+		tx.finish()
+		return nil, fmt.Errorf("creating the staging directory: %w", repo.PathErr(err))
 	}
-	if err := ctx.Err(); err != nil {
+	err = tx.stage(ctx, sp)
+	if werr := sp.wait(); err == nil {
+		err = werr
+	}
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
 		tx.finish()
 		return nil, err
 	}
 	return tx, nil
 }
 
-// stageBlob writes the target's version of p as the new file name (a symlink for mode 120000). The blob is
-// streamed into the file, so its size costs time, not memory.
-func stageBlob(rp *repo.Repo, ctx context.Context, wt *os.Root, name, p string, b gitwrite.BlobEntry) error {
-	o, err := rp.Git.Storer.EncodedObject(plumbing.BlobObject, b.Hash)
-	if err != nil {
-		return fmt.Errorf("reading blob %s for %s: %w", b.Hash.String()[:repo.ShortLen], p, rp.Noted(err))
+// stage reads each new file's blob and has sp write it (a symlink or a large file is written here, streamed).
+func (tx *worktreeTx) stage(ctx context.Context, sp *stagePool) error {
+	for i, p := range tx.plan.writes {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := sp.failed(); err != nil {
+			return err
+		}
+		b := tx.plan.target[p]
+		if b.Mode == filemode.Submodule {
+			continue
+		}
+		name, k := sp.name(tx.dir, i)
+		o, err := tx.rp.Git.Storer.EncodedObject(plumbing.BlobObject, b.Hash)
+		if err != nil {
+			return fmt.Errorf("reading blob %s for %s: %w", b.Hash.String()[:repo.ShortLen], p, tx.rp.Noted(err))
+		}
+		if b.Mode == filemode.Symlink || o.Size() > smallBlob {
+			err = stageObject(ctx, tx.wt, name, p, o, b.Mode)
+		} else {
+			var data []byte
+			if data, err = repo.ReadPrefix(o, o.Size()); err == nil {
+				sp.send(k, stageJob{name: name, p: p, data: data, perm: filePerm(b.Mode)})
+			}
+		}
+		if err != nil {
+			return err
+		}
+		tx.staged[p] = name
 	}
-	if b.Mode == filemode.Symlink {
+	return nil
+}
+
+// stageObject writes blob o, the target's version of p, as the new file name (a symlink for mode 120000). The
+// blob is streamed into the file, so its size costs time, not memory.
+func stageObject(ctx context.Context, wt txFS, name, p string, o plumbing.EncodedObject, mode filemode.FileMode) error {
+	var err error
+	if mode == filemode.Symlink {
 		err = writeSymlink(wt, filepath.FromSlash(name), o)
 	} else {
-		err = writeNew(ctx, wt, filepath.FromSlash(name), o, b.Mode)
+		err = writeNew(ctx, wt, filepath.FromSlash(name), o, mode)
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", p, repo.PathErr(err))
@@ -183,15 +212,22 @@ func (tx *worktreeTx) setIndex(ix *gitwrite.IndexFile) {
 	}
 }
 
-// finish removes the private directory (the staged files left, and the old files once committed).
+// finish removes the private directory (the staged files left, and the old files once committed) and
+// closes what tx opened.
 func (tx *worktreeTx) finish() {
 	tx.wt.RemoveAll(filepath.FromSlash(tx.dir))
+	tx.close()
+}
+
+// close releases the directory handles of tx; it may be called again.
+func (tx *worktreeTx) close() {
+	tx.wt.Close()
 }
 
 // remove moves the worktree file p aside (already gone, or behind a symlink, is fine: git sees no file there
 // either) and then removes the directories it leaves empty.
 func (tx *worktreeTx) remove(p string) error {
-	if err := gitwrite.CheckParents(tx.wt, p); err != nil {
+	if err := tx.wt.CheckParents(p); err != nil {
 		return nil
 	}
 	fi, err := tx.wt.Lstat(filepath.FromSlash(p))
@@ -287,6 +323,9 @@ func (tx *worktreeTx) place(p string, b gitwrite.BlobEntry) (*index.Entry, error
 
 // makeParents creates the missing directories above p, refusing a symlink or file on the way.
 func (tx *worktreeTx) makeParents(p string) error {
+	if tx.wt.RealDir(path.Dir(p)) {
+		return nil
+	}
 	parts := strings.Split(path.Dir(p), "/")
 	if parts[0] == "." {
 		return nil
@@ -305,7 +344,7 @@ func (tx *worktreeTx) makeParents(p string) error {
 			return fmt.Errorf("writing %s: %w %q", p, gitwrite.ErrSymlinkParent, q)
 		}
 	}
-	return gitwrite.CheckParents(tx.wt, p)
+	return tx.wt.CheckParents(p)
 }
 
 // rollback undoes the journal, newest step first, and reports what it could not undo.
@@ -333,7 +372,7 @@ func (tx *worktreeTx) rollback() error {
 
 // writeSymlink creates the symlink name pointing where blob o says; a target longer than a path can be is
 // refused.
-func writeSymlink(wt *os.Root, name string, o plumbing.EncodedObject) error {
+func writeSymlink(wt txFS, name string, o plumbing.EncodedObject) error {
 	if o.Size() > gitfmt.MaxRepoPath {
 		return fmt.Errorf("symbolic link target of %s, longer than a path can be", patchtext.SizeText(o.Size()))
 	}
@@ -344,14 +383,22 @@ func writeSymlink(wt *os.Root, name string, o plumbing.EncodedObject) error {
 	return wt.Symlink(string(target), name)
 }
 
+// smallBlob is the size up to which a staged file's blob is read whole and written by the stage pool; larger
+// ones are streamed.
+const smallBlob = 16 << 10
+
+// filePerm is the permission bits of a new file of mode.
+func filePerm(mode filemode.FileMode) os.FileMode {
+	if mode == filemode.Executable {
+		return 0o755
+	}
+	return 0o644
+}
+
 // writeNew creates the new file name (it must not exist) with the content of blob o; executable for mode
 // 100755.
-func writeNew(ctx context.Context, wt *os.Root, name string, o plumbing.EncodedObject, mode filemode.FileMode) error {
-	perm := os.FileMode(0o644)
-	if mode == filemode.Executable {
-		perm = 0o755
-	}
-	f, err := wt.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+func writeNew(ctx context.Context, wt txFS, name string, o plumbing.EncodedObject, mode filemode.FileMode) error {
+	f, err := wt.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, filePerm(mode))
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -54,24 +55,36 @@ func (pl *planner) conflict(p, reason string) {
 	pl.plan.conflicts = append(pl.plan.conflicts, p+": "+reason)
 }
 
-// makePlan compares HEAD's files (cur) with the target's (tgt) against the index and the worktree.
-func makePlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *gitwrite.IndexFile, cur, tgt map[string]gitwrite.BlobEntry) checkoutPlan {
+// makePlan compares HEAD's files (cur) with the target's (tgt) against the index and the worktree. candidates,
+// when not nil, holds every path at which cur and tgt may differ (more is fine), so that only those are
+// compared.
+func makePlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *gitwrite.IndexFile, cur, tgt map[string]gitwrite.BlobEntry, candidates []string) checkoutPlan {
 	conv := gitwrite.NewConversions(rp, wt)
 	conv.Tree = gitwrite.TreeAttributes(rp, tgt)
 	pl := &planner{ctx: ctx, rp: rp, wt: wt, ix: ix, cur: cur, tgt: tgt, fileMode: gitwrite.FileModeTrusted(rp), conv: conv,
 		plan: checkoutPlan{target: tgt}, removeSet: map[string]bool{}}
 	var changed []string
-	for p, c := range cur {
-		if t, ok := tgt[p]; !ok || t != c {
-			changed = append(changed, p)
+	if candidates != nil {
+		for _, p := range candidates {
+			c, inCur := cur[p]
+			if t, inTgt := tgt[p]; inCur != inTgt || t != c {
+				changed = append(changed, p)
+			}
 		}
-	}
-	for p := range tgt {
-		if _, ok := cur[p]; !ok {
-			changed = append(changed, p)
+	} else {
+		for p, c := range cur {
+			if t, ok := tgt[p]; !ok || t != c {
+				changed = append(changed, p)
+			}
+		}
+		for p := range tgt {
+			if _, ok := cur[p]; !ok {
+				changed = append(changed, p)
+			}
 		}
 	}
 	sort.Strings(changed)
+	changed = slices.Compact(changed)
 	for _, p := range changed {
 		pl.planPath(p)
 	}

@@ -29,12 +29,14 @@ type TreeMove struct {
 
 // PlanTreeMove plans moving the worktree and ix from cur to tgt without writing anything; it fails, naming
 // the files, when local changes or untracked files are in the way. what names the operation in errors.
-func PlanTreeMove(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, cur, tgt map[string]gitwrite.BlobEntry, what string) (*TreeMove, error) {
+// changed, when not nil, holds every path at which cur and tgt may differ (more is fine): only those are
+// compared.
+func PlanTreeMove(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, cur, tgt map[string]gitwrite.BlobEntry, changed []string, what string) (*TreeMove, error) {
 	wt, err := gitwrite.OpenWorktree(rp)
 	if err != nil {
 		return nil, err
 	}
-	plan := makePlan(rp, ctx, wt, ix, cur, tgt)
+	plan := makePlan(rp, ctx, wt, ix, cur, tgt, changed)
 	wt.Close()
 	if err := ctx.Err(); err != nil {
 		return nil, err // a file the plan could not read when the request ended is not a local change
