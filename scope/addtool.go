@@ -63,6 +63,9 @@ func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, p Provider, h ToolHandler[
 		}
 		return finish(h(ctx, req, sc, in))
 	})
+	if r, ok := p.(Registrar); ok {
+		r.Registered(tt.Name)
+	}
 }
 
 // slowOutputs holds the names of the tools whose output type jsonenc does not

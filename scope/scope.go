@@ -62,6 +62,13 @@ type static struct{ sc *roots.Scope }
 
 func (s static) Scope(mcp.Request) (*roots.Scope, mcp.InputRequestMap) { return s.sc, nil }
 
+// Registrar is a Provider that hears of each tool [AddTool] has added to the
+// server, once a tools/call can reach it: grove's server registers its tools
+// in the background, and a first tools/call then waits for its own tool only.
+type Registrar interface {
+	Registered(tool string)
+}
+
 // ToolHandler is a typed tool handler that runs within a scope; see [AddTool].
 type ToolHandler[In, Out any] func(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in In) (*mcp.CallToolResult, Out, error)
 

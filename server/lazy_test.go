@@ -205,3 +205,56 @@ func TestAfterFirstClosed(t *testing.T) {
 	case <-time.After(3 * callWindow):
 	}
 }
+
+// A tools/call waits for its own tool only; tools/list, and a call of a tool
+// not yet registered, wait for the whole registration.
+func TestLazyToolsWaitsForItsTool(t *testing.T) {
+	var l lazyTools
+	first, release := make(chan struct{}), make(chan struct{})
+	l.start(func() {
+		l.registered("git_status")
+		close(first)
+		<-release
+		l.registered("grep")
+	}, slog.New(slog.DiscardHandler))
+	defer l.close()
+	<-first
+	h := l.wait(answered)
+	call := func(tool string) mcp.Request {
+		return &mcp.ServerRequest[*mcp.CallToolParamsRaw]{Params: &mcp.CallToolParamsRaw{Name: tool}}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := h(ctx, "tools/call", call("git_status")); err != nil {
+		t.Fatalf("a call of a registered tool while others register: %v", err)
+	}
+	results := make(chan string, 3)
+	for _, c := range []struct {
+		method string
+		req    mcp.Request
+	}{
+		{"tools/call", call("grep")},
+		{"tools/call", call("no_such_tool")},
+		{"tools/list", &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{}}},
+	} {
+		go func() {
+			if _, err := h(context.Background(), c.method, c.req); err != nil {
+				t.Errorf("%s: %v", c.method, err)
+			}
+			results <- c.method
+		}()
+	}
+	select {
+	case m := <-results:
+		t.Fatalf("%s was answered before its tool was registered", m)
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	for range 3 {
+		select {
+		case <-results:
+		case <-time.After(10 * time.Second):
+			t.Fatal("calls still held 10 s after the registration ended")
+		}
+	}
+}

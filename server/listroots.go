@@ -56,6 +56,7 @@ func (s *Server) addListRoots() {
 			"--root or the client's roots), and whether each is a Git repository. Nothing outside them is reachable.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
 	}, s.listRoots)
+	s.tools.registered("list_roots")
 }
 
 func (s *Server) listRoots(_ context.Context, req *mcp.CallToolRequest, _ ListRootsArgs) (*mcp.CallToolResult, ListRootsOut, error) {
