@@ -34,17 +34,7 @@ func split(dst []byte, v reflect.Value, elem *encoder, depth int) ([]byte, error
 		return elements(dst, v, elem, depth, 0, n)
 	}
 	half := n / 2
-	type result struct {
-		b   []byte
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		var r result
-		defer func() { helpers.Add(-1); done <- r }()
-		defer panics.Catch(&r.err)
-		r.b, r.err = elements(Buffer(), v, elem, depth, half, n)
-	}()
+	done := onHelper(func() ([]byte, error) { return elements(Buffer(), v, elem, depth, half, n) })
 	dst, err := elements(dst, v, elem, depth, 0, half)
 	second := <-done
 	defer Release(second.b)
@@ -68,17 +58,7 @@ func AppendLongString(dst []byte, s string) []byte {
 	if len(s) < splitStringMin || cut == len(s) || !takeHelper() {
 		return AppendString(dst, s)
 	}
-	type result struct {
-		b   []byte
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		var r result
-		defer func() { helpers.Add(-1); done <- r }()
-		defer panics.Catch(&r.err)
-		r.b = appendEscaped(Buffer(), s[cut:])
-	}()
+	done := onHelper(func() ([]byte, error) { return appendEscaped(Buffer(), s[cut:]), nil })
 	dst = appendEscaped(append(dst, '"'), s[:cut])
 	second := <-done
 	defer Release(second.b)
@@ -86,6 +66,25 @@ func AppendLongString(dst []byte, s string) []byte {
 		return append(appendEscaped(dst, s[cut:]), '"')
 	}
 	return append(append(dst, second.b...), '"')
+}
+
+// result is what a helper goroutine encoded.
+type result struct {
+	b   []byte
+	err error
+}
+
+// onHelper runs encode on the helper goroutine takeHelper reserved, and frees
+// it after; a panic there becomes the result's error.
+func onHelper(encode func() ([]byte, error)) <-chan result {
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() { helpers.Add(-1); done <- r }()
+		defer panics.Catch(&r.err)
+		r.b, r.err = encode()
+	}()
+	return done
 }
 
 // takeHelper reserves a helper goroutine, if one is free.
