@@ -19,20 +19,32 @@ import (
 	"math"
 	"slices"
 	"strconv"
-
-	"github.com/grove-mcp/grove/gittools/internal/packread"
 )
 
-// Type is an object's type as a pack records it: the reader's, so that what one writes the other reads.
-type Type = packread.Type
+// Type is an object's type as a pack records it.
+type Type byte
 
-// The types of whole objects, the only ones this writer writes.
 const (
-	Commit = packread.Commit
-	Tree   = packread.Tree
-	Blob   = packread.Blob
-	Tag    = packread.Tag
+	Commit Type = 1
+	Tree   Type = 2
+	Blob   Type = 3
+	Tag    Type = 4
 )
+
+// String is the type's name in an object header ("tree").
+func (t Type) String() string {
+	switch t {
+	case Commit:
+		return "commit"
+	case Tree:
+		return "tree"
+	case Blob:
+		return "blob"
+	case Tag:
+		return "tag"
+	}
+	return "type " + strconv.Itoa(int(t))
+}
 
 // Object is one object to pack: its type and content.
 type Object struct {
