@@ -117,7 +117,14 @@ func read(f *os.File, limit int64, buf []byte) ([]byte, error) {
 	if !info.Mode().IsRegular() { // a FIFO swapped in after the walk: opened without blocking, never read
 		return buf, os.ErrInvalid
 	}
-	size := info.Size()
+	return readSized(info.Size(), limit, buf, f.Read)
+}
+
+// readSized reads a regular file of size bytes (its fstat's) through rd into
+// buf, reused when large enough: at most limit bytes, errTooLarge past it
+// (also for a file that grew past it after the fstat). rd returns 0 bytes and
+// io.EOF, or 0 bytes and no error, at the end.
+func readSized(size, limit int64, buf []byte, rd func([]byte) (int, error)) ([]byte, error) {
 	if size > limit {
 		return buf, errTooLarge
 	}
@@ -129,13 +136,19 @@ func read(f *os.File, limit int64, buf []byte) ([]byte, error) {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)]
 		}
-		n, err := f.Read(data[len(data):min(int64(cap(data)), limit+1)])
+		want := data[len(data):min(int64(cap(data)), limit+1)]
+		n, err := rd(want)
 		data = data[:len(data)+n]
-		if errors.Is(err, io.EOF) || n == 0 && err == nil {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return data, err
+		}
+		// A short read that brings the file to its fstat size is the end:
+		// the 0-byte read that would confirm it is one syscall per file.
+		if n == 0 || n < len(want) && int64(len(data)) == size {
+			break
 		}
 	}
 	if int64(len(data)) > limit {

@@ -100,35 +100,16 @@ func readFD(fd int, limit int64, buf []byte) ([]byte, error) {
 	if st.Mode&unix.S_IFMT != unix.S_IFREG { // a FIFO swapped in after the walk: opened without blocking, never read
 		return buf, os.ErrInvalid
 	}
-	size := st.Size
-	if size > limit {
-		return buf, errTooLarge
-	}
-	if int64(cap(buf)) < size+1 {
-		buf = make([]byte, 0, size+1) // +1 notices a file that grew
-	}
-	data := buf[:0]
-	for int64(len(data)) <= limit {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
+	return readSized(st.Size, limit, buf, func(p []byte) (int, error) {
+		for {
+			n, err := unix.Read(fd, p)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				return 0, err // unix.Read says -1
+			}
+			return n, nil
 		}
-		want := data[len(data):min(int64(cap(data)), limit+1)]
-		n, err := unix.Read(fd, want)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return data, err
-		}
-		data = data[:len(data)+n]
-		// A short read that brings the file to its fstat size is the end:
-		// the 0-byte read that would confirm it is one syscall per file.
-		if n == 0 || n < len(want) && int64(len(data)) == size {
-			break
-		}
-	}
-	if int64(len(data)) > limit {
-		return data, errTooLarge
-	}
-	return data, nil
+	})
 }
