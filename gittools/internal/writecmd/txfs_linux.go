@@ -100,9 +100,15 @@ func (d *dirFS) dirFdLocked(dir string) (int, error) {
 	return fd, nil
 }
 
-// at returns the handle of name's directory and name's last component.
+// at returns the handle of name's directory and name's last component. name must be a path below the
+// worktree as io/fs spells one (no "..", ".", empty or absolute parts): the handles, unlike the root, would
+// follow a ".." out of the worktree, so one is refused here whatever the callers checked.
 func (d *dirFS) at(name string) (int, string, error) {
-	dir, base := splitSlash(filepath.ToSlash(name))
+	p := filepath.ToSlash(name)
+	if !fs.ValidPath(p) {
+		return -1, "", &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	dir, base := splitSlash(p)
 	fd, err := d.dirFd(dir)
 	return fd, base, err
 }

@@ -123,3 +123,32 @@ func TestDirFSBoundsItsHandles(t *testing.T) {
 		}
 	}
 }
+
+// Paths that would leave the worktree through the handles are refused before any system call.
+func TestDirFSRefusesPathsOutOfTheWorktree(t *testing.T) {
+	dir, d := newTestDirFS(t)
+	if err := d.Mkdir("a", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Base(t.TempDir()) // a sibling of nothing: what matters is that no call reaches it
+	for _, name := range []string{"../" + outside, "a/../../x", "/etc/passwd", "a//b", "a/./b", ""} {
+		if f, err := d.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+			f.Close()
+			t.Errorf("OpenFile(%q) succeeded", name)
+		} else if !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("OpenFile(%q): %v, want fs.ErrInvalid", name, err)
+		}
+		if _, err := d.Lstat(name); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("Lstat(%q): %v, want fs.ErrInvalid", name, err)
+		}
+	}
+	if err := d.Rename("a", "../moved"); !errors.Is(err, fs.ErrInvalid) {
+		t.Errorf("Rename(a, ../moved): %v, want fs.ErrInvalid", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a")); err != nil {
+		t.Errorf("a after the refused rename: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "moved")); err == nil {
+		t.Error("the refused rename moved a out of the worktree")
+	}
+}
