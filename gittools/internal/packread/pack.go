@@ -221,8 +221,20 @@ func (r *Reader) resolve(p *pack, off int64, limit func(Type) int64) (Type, []by
 }
 
 // inflater returns the shared zlib reader, reset to the compressed stream at off.
+// A mapped pack is read through a *bytes.Reader: the inflater decodes from one with a loop specialised to
+// it, markedly faster than through an io.ByteReader interface (a third of git_blame's first call on a deep
+// history is inflating).
 func (r *Reader) inflater(p *pack, off int64) (io.Reader, error) {
-	c := &cursor{r: r, p: p, pos: off}
+	var c io.Reader
+	if p.data != nil {
+		if off < 0 || off > p.end {
+			return nil, io.ErrUnexpectedEOF
+		}
+		r.mapped.Reset(p.data[off:p.end])
+		c = &r.mapped
+	} else {
+		c = &cursor{r: r, p: p, pos: off}
+	}
 	if r.zr == nil {
 		zr, err := zlib.NewReader(c)
 		if err != nil {

@@ -114,6 +114,7 @@ type Reader struct {
 	winPack *pack
 	winOff  int64
 	zr      io.ReadCloser // reused inflater (a zlib.Resetter)
+	mapped  bytes.Reader  // reused source of zr over a mapped pack
 	br      *bufio.Reader // reused for delta instructions
 }
 
