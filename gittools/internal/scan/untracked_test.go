@@ -1,7 +1,6 @@
 package scan
 
 import (
-	"runtime/debug"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -37,37 +36,6 @@ func TestFindByDirectory(t *testing.T) {
 	for _, n := range []string{"a/", "a/y", "c", "c/d", "a/a", "a/zz", "zz", "c/d/f", "x/y"} {
 		if got, ok := u.find(n); ok {
 			t.Errorf("find(%q) = %d, true; it is not tracked", n, got)
-		}
-	}
-}
-
-// Full scans raise the collector's target while any of them runs, and the last to end puts back what was
-// there; a target already higher, or the collector off, is left alone.
-func TestRelaxGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	a := relaxGC()
-	b := relaxGC()
-	if got := debug.SetGCPercent(scanGCPercent); got != scanGCPercent {
-		t.Errorf("during two scans the target is %d, want %d", got, scanGCPercent)
-	}
-	a()
-	a() // a second call changes nothing
-	if got := debug.SetGCPercent(scanGCPercent); got != scanGCPercent {
-		t.Errorf("with one scan left the target is %d, want %d", got, scanGCPercent)
-	}
-	b()
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("after the scans the target is %d, want the 100 from before", got)
-	}
-	for _, before := range []int{-1, 500} {
-		debug.SetGCPercent(before)
-		restore := relaxGC()
-		if got := debug.SetGCPercent(before); got != before {
-			t.Errorf("a scan with the target at %d set it to %d", before, got)
-		}
-		restore()
-		if got := debug.SetGCPercent(100); got != before {
-			t.Errorf("after a scan the target is %d, want %d", got, before)
 		}
 	}
 }
