@@ -44,6 +44,7 @@ type lazyTools struct {
 	running int
 	pending map[string]int
 	lists   int
+	hushed  time.Time     // the registration also waits until then: the last call's answer is being written
 	resume  chan struct{} // closed when the registration may go on; nil until it gives way
 }
 
@@ -93,7 +94,7 @@ func (l *lazyTools) yield() {
 	runtime.Gosched()
 	var timeout <-chan time.Time
 	l.mu.Lock()
-	for l.running > 0 && len(l.pending) == 0 && l.lists == 0 {
+	for (l.running > 0 || time.Now().Before(l.hushed)) && len(l.pending) == 0 && l.lists == 0 {
 		if l.resume == nil {
 			l.resume = make(chan struct{})
 		}
@@ -167,12 +168,21 @@ func (l *lazyTools) waitTool(ctx context.Context, tool string) (bool, error) {
 	return true, nil // registered moved the call from pending to running
 }
 
-// callEnded notes that a call waitTool let through has been handled.
+// callEnded notes that a call waitTool let through has been handled. The
+// registration waits answerDelay more after the last one: the handler
+// returns before the SDK encodes and writes its answer.
 func (l *lazyTools) callEnded() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.running--
-	l.wakeLocked()
+	if l.running--; l.running > 0 {
+		return
+	}
+	l.hushed = time.Now().Add(answerDelay)
+	time.AfterFunc(answerDelay, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.wakeLocked()
+	})
 }
 
 // waitAll returns once the registration has ended; the registration does
