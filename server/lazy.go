@@ -26,7 +26,8 @@ import (
 // A tools/call waits for its own tool only (registered, through
 // scope.Registrar): a client that calls git_status right after initialize
 // waited ~5 ms for some 40 tools it did not name, a quarter of what git
-// status takes on 5,000 files.
+// status takes on 5,000 files. While such a call runs, the registration of
+// the others waits for it to end (yield), unless a request waits for them.
 type lazyTools struct {
 	done    chan struct{} // closed when the registration has ended
 	err     error         // a panic while registering; set before done closes
