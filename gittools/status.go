@@ -9,6 +9,7 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/scan"
 	"github.com/grove-mcp/grove/gittools/internal/status"
 
+	"github.com/grove-mcp/grove/internal/gcburst"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/grove-mcp/grove/scope"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -25,6 +26,7 @@ func (r *Repos) addStatus(s *mcp.Server) {
 }
 
 func (r *Repos) status(ctx context.Context, req *mcp.CallToolRequest, sc *roots.Scope, in status.StatusArgs) (*mcp.CallToolResult, status.StatusOut, error) {
+	defer gcburst.Relax()()
 	rp, unlock, err := r.open(ctx, sc, in.RepoPath)
 	if err != nil {
 		return nil, status.StatusOut{}, err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/grove-mcp/grove/fsres"
 	"github.com/grove-mcp/grove/gittools"
+	"github.com/grove-mcp/grove/internal/gcburst"
 	"github.com/grove-mcp/grove/internal/panics"
 	"github.com/grove-mcp/grove/prompts"
 	"github.com/grove-mcp/grove/roots"
@@ -164,7 +165,16 @@ func (s *Server) startWatching() error {
 	s.closer = append(s.closer, s.files.Close)            // index builds stop before the watcher they sync with
 	go n.run()
 	s.client.onChange = s.rootsChanged
-	s.background.start = func() { s.rootsChanged(context.Background(), nil, s.set.Scope()) }
+	// Start-up (the tools registered in the background) and a first call
+	// right after initialize allocate in a burst from a 4 MB heap: the
+	// collector's target stays raised until the background work starts,
+	// after that call's answer (see afterFirst).
+	relaxed := gcburst.Relax()
+	s.closer = append(s.closer, func() error { relaxed(); return nil })
+	s.background.start = func() {
+		relaxed()
+		s.rootsChanged(context.Background(), nil, s.set.Scope())
+	}
 	s.background.log = s.logger
 	s.mcp.AddReceivingMiddleware(s.background.middleware)
 	s.closer = append(s.closer, s.background.close) // closers run last first: no start once closing

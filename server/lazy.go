@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -25,57 +26,192 @@ import (
 // A tools/call waits for its own tool only (registered, through
 // scope.Registrar): a client that calls git_status right after initialize
 // waited ~5 ms for some 40 tools it did not name, a quarter of what git
-// status takes on 5,000 files.
+// status takes on 5,000 files. While such a call runs, the registration of
+// the others waits for it to end (yield), unless a request waits for them.
 type lazyTools struct {
-	done chan struct{} // closed when the registration has ended
-	err  error         // a panic while registering; set before done closes
-	wg   sync.WaitGroup
+	done    chan struct{} // closed when the registration has ended
+	err     error         // a panic while registering; set before done closes
+	closing chan struct{} // closed by close: the registration no longer gives way
+	closed  sync.Once
+	wg      sync.WaitGroup
 
 	mu      sync.Mutex      // guards the fields below
 	ready   map[string]bool // the tools registered so far
 	changed chan struct{}   // closed when a tool is registered; nil until someone waits
+	// The registration gives way to calls (see yield): running counts the
+	// tools/call handlers under way (or woken to run) whose tool is
+	// registered, pending the calls waiting for a tool by name, and lists the
+	// tools/list requests waiting for the whole registration.
+	running int
+	pending map[string]int
+	lists   int
+	hushed  time.Time     // the registration also waits until then: the last call's answer is being written
+	resume  chan struct{} // closed when the registration may go on; nil until it gives way
 }
+
+// maxYield bounds how long the registration gives way to calls under way: a
+// call that runs for minutes (a grep of a huge tree) must not keep the rest
+// of the tools unlisted that long.
+var maxYield = 2 * time.Second
 
 // Registered tells a first tools/call that waits for tool that it can go on
 // (scope.Registrar).
 func (s *Server) Registered(tool string) { s.tools.registered(tool) }
 
-// registered notes that tool can be called.
+// registered notes that tool can be called: the calls waiting for it are
+// under way from now on. Then, on the registration's goroutine, it gives way
+// to the calls under way (yield).
 func (l *lazyTools) registered(tool string) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if l.ready == nil {
 		l.ready = map[string]bool{}
 	}
 	l.ready[tool] = true
+	if n := l.pending[tool]; n > 0 {
+		delete(l.pending, tool)
+		l.running += n
+	}
 	if l.changed != nil {
 		close(l.changed)
 		l.changed = nil
+	}
+	l.mu.Unlock()
+	l.yield()
+}
+
+// yield holds the registration while tools/call handlers run and no request
+// waits for it (maxYield at most). A client that calls git_status right
+// after initialize otherwise shares the two cores of a small machine with
+// the registration of the ~40 other tools, which also kept the woken
+// handler waiting for a core for up to 10 ms, the scheduler's time slice.
+func (l *lazyTools) yield() {
+	if l.done == nil || isClosed(l.done) {
+		return // not on the registration's goroutine
+	}
+	// Between two tools, the goroutines waiting for a processor go first:
+	// the registration's two goroutines would otherwise hold both of a small
+	// machine's, and a request read meanwhile would wait for one to be
+	// preempted (10 ms) before the server even decodes it.
+	runtime.Gosched()
+	var timeout <-chan time.Time
+	l.mu.Lock()
+	for (l.running > 0 || time.Now().Before(l.hushed)) && len(l.pending) == 0 && l.lists == 0 {
+		if l.resume == nil {
+			l.resume = make(chan struct{})
+		}
+		resume := l.resume
+		l.mu.Unlock()
+		if timeout == nil {
+			t := time.NewTimer(maxYield)
+			defer t.Stop()
+			timeout = t.C
+		}
+		select {
+		case <-resume:
+		case <-timeout:
+			return
+		case <-l.closing:
+			return
+		}
+		l.mu.Lock()
+	}
+	l.mu.Unlock()
+}
+
+// wakeLocked lets a yielding registration check again. l.mu held.
+func (l *lazyTools) wakeLocked() {
+	if l.resume != nil {
+		close(l.resume)
+		l.resume = nil
 	}
 }
 
 // waitTool returns once tool is registered or the registration has ended,
 // and reports which: true when tool is ready while others may still be
-// coming.
+// coming. On true the call counts as under way until its handler has
+// returned (callEnded).
 func (l *lazyTools) waitTool(ctx context.Context, tool string) (bool, error) {
-	for {
-		l.mu.Lock()
-		if l.ready[tool] {
-			l.mu.Unlock()
-			return true, nil
-		}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ready[tool] {
+		l.running++
+		return true, nil
+	}
+	if l.pending == nil {
+		l.pending = map[string]int{}
+	}
+	l.pending[tool]++
+	l.wakeLocked() // the registration must go on until tool is there
+	for !l.ready[tool] {
 		if l.changed == nil {
 			l.changed = make(chan struct{})
 		}
 		changed := l.changed
 		l.mu.Unlock()
+		var err error
 		select {
 		case <-changed:
 		case <-l.done:
-			return false, nil
 		case <-ctx.Done():
-			return false, ctx.Err()
+			err = ctx.Err()
 		}
+		l.mu.Lock()
+		if err != nil || !l.ready[tool] && isClosed(l.done) {
+			if l.ready[tool] { // registered meanwhile: counted as under way
+				l.running--
+				l.wakeLocked()
+			} else if l.pending[tool]--; l.pending[tool] == 0 {
+				delete(l.pending, tool)
+			}
+			return false, err
+		}
+	}
+	return true, nil // registered moved the call from pending to running
+}
+
+// callEnded notes that a call waitTool let through has been handled. The
+// registration waits answerDelay more after the last one: the handler
+// returns before the SDK encodes and writes its answer.
+func (l *lazyTools) callEnded() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.running--; l.running > 0 {
+		return
+	}
+	l.hushed = time.Now().Add(answerDelay)
+	time.AfterFunc(answerDelay, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.wakeLocked()
+	})
+}
+
+// waitAll returns once the registration has ended; the registration does
+// not give way meanwhile.
+func (l *lazyTools) waitAll(ctx context.Context) error {
+	l.mu.Lock()
+	l.lists++
+	l.wakeLocked()
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		l.lists--
+		l.mu.Unlock()
+	}()
+	select {
+	case <-l.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func isClosed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -83,7 +219,7 @@ func (l *lazyTools) waitTool(ctx context.Context, tool string) (bool, error) {
 // types have no schema: a programmer's error) is logged, and every
 // tools/list and tools/call answers it as an internal error.
 func (l *lazyTools) start(register func(), log *slog.Logger) {
-	l.done = make(chan struct{})
+	l.done, l.closing = make(chan struct{}), make(chan struct{})
 	l.wg.Go(func() {
 		defer close(l.done)
 		if l.err = registerCatching(register); l.err != nil {
@@ -109,13 +245,14 @@ func (l *lazyTools) wait(next mcp.MethodHandler) mcp.MethodHandler {
 			if !ready && l.err != nil {
 				return nil, l.err
 			}
+			if ready {
+				defer l.callEnded()
+			}
 			return next(ctx, method, req)
 		}
 		if method == "tools/list" || method == "tools/call" {
-			select {
-			case <-l.done:
-			case <-ctx.Done():
-				return nil, ctx.Err()
+			if err := l.waitAll(ctx); err != nil {
+				return nil, err
 			}
 			if l.err != nil {
 				return nil, l.err
@@ -146,6 +283,11 @@ func (l *lazyTools) quiet(next mcp.MethodHandler) mcp.MethodHandler {
 
 // close waits for the registration to end.
 func (l *lazyTools) close() error {
+	l.closed.Do(func() {
+		if l.closing != nil {
+			close(l.closing)
+		}
+	})
 	l.wg.Wait()
 	return nil
 }

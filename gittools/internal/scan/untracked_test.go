@@ -1,7 +1,11 @@
 package scan
 
 import (
-	"runtime/debug"
+	"maps"
+	"math/rand/v2"
+	"path"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -23,7 +27,11 @@ func TestFindByDirectory(t *testing.T) {
 	}
 	u := &untrackedScan{idx: idx, files: filesByDir(idx)}
 	want := map[string]span{"": {0, 8}, "a": {2, 6}, "a/y": {3, 4}, "c/d": {8, 9}}
-	if diff := cmp.Diff(want, u.files, cmp.AllowUnexported(span{})); diff != "" {
+	got := map[string]span{}
+	for dir, df := range u.files {
+		got[dir] = df.span
+	}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(span{})); diff != "" {
 		t.Errorf("filesByDir mismatch (-want +got):\n%s", diff)
 	}
 	for i, n := range names {
@@ -41,33 +49,58 @@ func TestFindByDirectory(t *testing.T) {
 	}
 }
 
-// Full scans raise the collector's target while any of them runs, and the last to end puts back what was
-// there; a target already higher, or the collector off, is left alone.
-func TestRelaxGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	a := relaxGC()
-	b := relaxGC()
-	if got := debug.SetGCPercent(scanGCPercent); got != scanGCPercent {
-		t.Errorf("during two scans the target is %d, want %d", got, scanGCPercent)
-	}
-	a()
-	a() // a second call changes nothing
-	if got := debug.SetGCPercent(scanGCPercent); got != scanGCPercent {
-		t.Errorf("with one scan left the target is %d, want %d", got, scanGCPercent)
-	}
-	b()
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("after the scans the target is %d, want the 100 from before", got)
-	}
-	for _, before := range []int{-1, 500} {
-		debug.SetGCPercent(before)
-		restore := relaxGC()
-		if got := debug.SetGCPercent(before); got != before {
-			t.Errorf("a scan with the target at %d set it to %d", before, got)
+// Looked up in walk order (each directory's names sorted, tracked or not, and the directories in any
+// order), every name is found where idx.Find finds it; so it is out of order.
+func TestFindCursor(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	const alphabet = "ab-./"
+	randName := func() string {
+		var b strings.Builder
+		for range 1 + rnd.IntN(6) {
+			b.WriteByte(alphabet[rnd.IntN(len(alphabet))])
 		}
-		restore()
-		if got := debug.SetGCPercent(100); got != before {
-			t.Errorf("after a scan the target is %d, want %d", got, before)
+		return b.String()
+	}
+	for round := range 200 {
+		set := map[string]bool{}
+		for range rnd.IntN(30) {
+			if n := randName(); gitfmt.ValidPath(n) {
+				set[n] = true
+			}
+		}
+		names := slices.Sorted(maps.Keys(set))
+		idx := &gitfmt.Index{}
+		for _, n := range names {
+			idx.Entries = append(idx.Entries, gitfmt.IndexEntry{Name: n})
+			if rnd.IntN(5) == 0 {
+				idx.Entries = append(idx.Entries, gitfmt.IndexEntry{Name: n, Stage: 2})
+			}
+		}
+		// What the walk meets: each directory's tracked files and some untracked names, sorted by name.
+		byDir := map[string][]string{}
+		for range 40 {
+			if n := randName(); gitfmt.ValidPath(n) {
+				set[n] = true
+			}
+		}
+		for n := range set {
+			dir, base := path.Split(n)
+			byDir[strings.TrimSuffix(dir, "/")] = append(byDir[strings.TrimSuffix(dir, "/")], base)
+		}
+		u := &untrackedScan{idx: idx, files: filesByDir(idx)}
+		for dir, bases := range byDir {
+			slices.Sort(bases)
+			if rnd.IntN(4) == 0 {
+				rnd.Shuffle(len(bases), func(i, j int) { bases[i], bases[j] = bases[j], bases[i] })
+			}
+			for _, b := range bases {
+				rel := path.Join(dir, b)
+				i, ok := u.find(rel)
+				wi, wok := idx.Find(rel)
+				if ok != wok || ok && i != wi {
+					t.Fatalf("round %d: find(%q) = %d, %v; idx.Find says %d, %v", round, rel, i, ok, wi, wok)
+				}
+			}
 		}
 	}
 }

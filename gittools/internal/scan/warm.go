@@ -10,6 +10,7 @@ import (
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 	"github.com/grove-mcp/grove/gittools/internal/repo"
+	"github.com/grove-mcp/grove/internal/gcburst"
 )
 
 // Feed is what warm status needs from a file watcher: the server adapts its watcher to it (see
@@ -120,7 +121,7 @@ func (w *Warm) relPaths(rp *repo.Repo, paths []string, idx *gitfmt.Index) (rels 
 // scanAll is the full scan: [Worktree] with untracked files, keeping the state for the next call.
 func (w *Warm) scanAll(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, progress func(int)) (*Result, error) {
 	w.valid, w.full = false, true
-	defer relaxGC()()
+	defer gcburst.Relax()()
 	m, err := walkMatcher(rp, idx)
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ import (
 	"github.com/grove-mcp/grove/gittools/internal/repo"
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
+	"github.com/grove-mcp/grove/internal/gcburst"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -39,7 +40,7 @@ func Worktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, untracked b
 	if !untracked {
 		return Tracked(rp, ctx, idx, "")
 	}
-	defer relaxGC()()
+	defer gcburst.Relax()()
 	m, err := walkMatcher(rp, idx)
 	if err != nil {
 		return nil, err
