@@ -8,6 +8,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/grove-mcp/grove/fsres/internal/glob"
 	"github.com/grove-mcp/grove/fsres/internal/grep"
@@ -127,7 +128,7 @@ func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scop
 	}
 	tree := f.grepTree(base, single, keep, in.Glob)
 	if f.grams != nil {
-		defer f.grams.Begin()() // an index build this grep starts waits for it to end
+		defer f.grams.Begin()() // an index build this grep starts waits for it, and its answer, to end
 	}
 	if err := f.useIndex(ctx, base, single, keep, &req, &tree); err != nil { // trigram index (fsres.go)
 		return nil, GrepResult{}, err
@@ -137,7 +138,20 @@ func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scop
 		return nil, GrepResult{}, roots.PublicError(shownArg(in.Path, base), err)
 	}
 	out, text := f.grepAnswer(base.Abs(), req, res)
+	if f.grams != nil {
+		f.grams.Settle(answerTime(len(text), len(out.Matches)))
+	}
 	return textResult(text), out, nil
+}
+
+// answerTime is how long an answer of text and matches may take to be encoded and written once the
+// handler returns, for an index build to wait (trigram.Indexes.Settle): a fixed part, then 10 ms a
+// MB of text and of JSON (about 80 bytes a match besides its text), a few times what it takes on an
+// idle core.
+func answerTime(text, matches int) time.Duration {
+	const base, perMB = 20 * time.Millisecond, 10 * time.Millisecond
+	mb := float64(2*text+80*matches) / 1e6
+	return base + time.Duration(mb*float64(perMB))
 }
 
 // grepBase resolves the path to search: a directory, or a single file.
