@@ -147,9 +147,9 @@ func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scop
 // answerTime is how long an answer of text and matches may take to be encoded, written and read by
 // the client once the handler returns, for an index build to wait (trigram.Indexes.Settle): a fixed
 // part, then 40 ms a MB of text and of JSON (about 80 bytes a match besides its text). On 2 cores
-// at load 5 the first grep `return` of git/git (3.1 MB) took 100–200 ms from the handler's return
-// to the answer's last byte; waits of 64 ms, 196 ms and 300 ms left 700, 450–570 and 250–410 ms of
-// CPU in that call (grepbench -reps 5).
+// at load 5, for a first grep `return` of git/git (a 3.1 MB answer), builds held 64 ms, 196 ms and
+// 300 ms after its handler returned left 590–770, 450–570 and 250–410 ms of CPU in that call, up to
+// the answer's last byte (bench/cmd/grepbench -reps 5, two runs each).
 func answerTime(text, matches int) time.Duration {
 	const base, perMB = 50 * time.Millisecond, 40 * time.Millisecond
 	mb := float64(2*text+80*matches) / 1e6
