@@ -76,7 +76,6 @@ func (f *Files) grepRequest(in GrepArgs) (grep.Request, func(rel string) bool, e
 	}
 	switch in.OutputMode {
 	case "", "content":
-		req.Render = renderFile(req.Before+req.After > 0)
 	case "files_with_matches":
 		req.Mode = grep.FilesWithMatches
 	case "count":
@@ -276,18 +275,7 @@ func (f *Files) grepAnswer(base string, req grep.Request, res *grep.Result) (Gre
 			fmt.Fprintf(&b, "%s:%d\n", h.Rel, h.Matches)
 			out.Counts = append(out.Counts, GrepCount{Path: h.Rel, Count: h.Matches})
 		default:
-			context := req.Before+req.After > 0
-			if r, ok := h.Out.(*renderedFile); ok {
-				if context && fi > 0 {
-					b.WriteString("--\n")
-				}
-				b.Write(r.text)
-				out.Matches = append(out.Matches, r.matches...)
-				continue
-			}
-			var text []byte
-			text, out.Matches = appendLines(text, out.Matches, h, fi > 0, context)
-			b.Write(text)
+			writeLines(&b, &out, h, fi > 0, req.Before+req.After > 0)
 		}
 	}
 	if res.Cut {
@@ -314,46 +302,25 @@ func grow(b *strings.Builder, out *GrepResult, res *grep.Result) {
 	out.Matches = make([]GrepMatch, 0, min(lines, res.Matches))
 }
 
-// renderedFile is one file of a content answer, drawn up on the worker that
-// searched it (grep.Request.Render).
-type renderedFile struct {
-	text    []byte // its grep-style lines
-	matches []GrepMatch
-}
-
-// renderFile returns grep.Request.Render for a content answer: a file's
-// lines are written and its matches made while other files are searched,
-// not after the whole search.
-func renderFile(context bool) func(h *grep.Hits) any {
-	return func(h *grep.Hits) any {
-		size := 0
-		for _, l := range h.Lines {
-			size += len(h.Rel) + len(l.Text) + 24 // separators, line number, "--" lines
-		}
-		r := &renderedFile{text: make([]byte, 0, size), matches: make([]GrepMatch, 0, h.Matches)}
-		r.text, r.matches = appendLines(r.text, r.matches, *h, false, context)
-		return r
-	}
-}
-
-// appendLines renders the lines of one file in content mode. It appends
+// writeLines renders the lines of one file in content mode. It appends
 // rather than formats: an answer can hold hundreds of thousands of lines.
-func appendLines(b []byte, ms []GrepMatch, h grep.Hits, notFirst, context bool) ([]byte, []GrepMatch) {
+func writeLines(b *strings.Builder, out *GrepResult, h grep.Hits, notFirst, context bool) {
+	var num [20]byte
 	for i, l := range h.Lines {
 		if context && (i > 0 && l.N != h.Lines[i-1].N+1 || i == 0 && notFirst) {
-			b = append(b, "--\n"...)
+			b.WriteString("--\n")
 		}
-		sep := byte('-')
+		sep := "-"
 		if l.Match {
-			sep = ':'
-			ms = append(ms, GrepMatch{Path: h.Rel, Line: l.N, Text: l.Text})
+			sep = ":"
+			out.Matches = append(out.Matches, GrepMatch{Path: h.Rel, Line: l.N, Text: l.Text})
 		}
-		b = append(b, h.Rel...)
-		b = append(b, sep)
-		b = strconv.AppendInt(b, int64(l.N), 10)
-		b = append(b, sep, ' ')
-		b = append(b, l.Text...)
-		b = append(b, '\n')
+		b.WriteString(h.Rel)
+		b.WriteString(sep)
+		b.Write(strconv.AppendInt(num[:0], int64(l.N), 10))
+		b.WriteString(sep)
+		b.WriteByte(' ')
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
 	}
-	return b, ms
 }

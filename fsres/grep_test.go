@@ -1,7 +1,6 @@
 package fsres
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/grove-mcp/grove/fsres/internal/grep"
 )
 
 const grepFixture = `
@@ -172,69 +170,5 @@ func TestGrepHugeDirectory(t *testing.T) {
 	want := []GrepMatch{{"many/f000007", 1, "needle"}, {"many/f050007", 1, "needle"}, {"many/f100007", 1, "needle"}, {"many/f150007", 1, "needle"}}
 	if diff := cmp.Diff(want, got.Matches); diff != "" || got.Files != 200_000 {
 		t.Errorf("matches mismatch (-want +got):\n%s; %d files searched", diff, got.Files)
-	}
-}
-
-// TestGrepRenderedOnWorkers checks that a content answer drawn up file by
-// file on the workers (grep.Request.Render) is the one drawn up after the
-// search, with context separators between and within files and with a cut
-// inside a file.
-func TestGrepRenderedOnWorkers(t *testing.T) {
-	root := t.TempDir()
-	var tree strings.Builder
-	for f := range 40 {
-		fmt.Fprintf(&tree, "-- d%d/f%02d.c --\n", f%3, f)
-		for l := range 30 {
-			if (l+f)%4 == 0 {
-				fmt.Fprintf(&tree, "\treturn %d;\n", l)
-			} else {
-				fmt.Fprintf(&tree, "\tline %d\n", l)
-			}
-		}
-	}
-	writeTxtar(t, root, tree.String())
-	f := newFiles(t, false, root)
-	sc := testScope(t, root)
-	for _, args := range []GrepArgs{
-		{Pattern: "return"},
-		{Pattern: "return", ContextLines: 1},
-		{Pattern: "return", Before: 2},
-		{Pattern: "return", After: 1, MaxResults: 101},
-		{Pattern: "return", MaxResults: 57},
-	} {
-		t.Run(fmt.Sprintf("%+v", args), func(t *testing.T) {
-			req, _, err := f.grepRequest(args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			base, single, err := f.grepBase(sc, args.Path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := grep.Search(context.Background(), req, f.grepTree(base, single, nil, ""))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rendered := 0
-			for _, h := range res.Files {
-				if h.Out != nil {
-					rendered++
-				}
-			}
-			if rendered == 0 {
-				t.Fatal("no file was rendered on a worker")
-			}
-			gotOut, gotText := f.grepAnswer(base.Abs(), req, res)
-			for i := range res.Files {
-				res.Files[i].Out = nil
-			}
-			wantOut, wantText := f.grepAnswer(base.Abs(), req, res)
-			if diff := cmp.Diff(wantText, gotText); diff != "" {
-				t.Errorf("text mismatch (-after the search +on the workers):\n%s", diff)
-			}
-			if diff := cmp.Diff(wantOut, gotOut); diff != "" {
-				t.Errorf("structured answer mismatch (-after the search +on the workers):\n%s", diff)
-			}
-		})
 	}
 }

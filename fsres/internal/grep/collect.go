@@ -89,7 +89,6 @@ func truncate(h Hits, n, after int) Hits {
 		}
 	}
 	h.Matches = min(h.Matches, n)
-	h.Out = nil // made for the whole file
 	return h
 }
 

@@ -23,12 +23,6 @@ type Request struct {
 	// file it rules out is counted as searched without being read. An index
 	// that knows the pattern's literals (Pattern.Literals) plugs in here.
 	Candidate func(rel string) bool
-	// Render, when set, is called for each file with matches on the worker
-	// that searched it, and what it returns is kept in Hits.Out: an answer
-	// drawn up file by file is then drawn up on the cores that search,
-	// rather than after them. A file whose hits the collector cuts
-	// (Result.Cut) has no Out.
-	Render func(h *Hits) any
 }
 
 // Tree is what a search reads: Walk reports the regular files to search,
@@ -44,7 +38,6 @@ type Hits struct {
 	Rel     string
 	Lines   []Line // Content mode: matches and context, in line order
 	Matches int    // matching lines (FilesWithMatches: 1)
-	Out     any    // what Request.Render returned for the file; nil if cut
 	outcome outcome
 }
 
@@ -167,9 +160,6 @@ func work(ctx context.Context, req *Request, o Opener, jobs <-chan batch, col *c
 				h.outcome = searched
 			case ctx.Err() == nil:
 				data = searchFile(req, s, o, h, data)
-				if req.Render != nil && h.Matches > 0 {
-					h.Out = req.Render(h)
-				}
 			}
 		}
 		col.add(b.n, hits)
