@@ -8,6 +8,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/grove-mcp/grove/fsres/internal/glob"
 	"github.com/grove-mcp/grove/fsres/internal/grep"
@@ -127,7 +128,7 @@ func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scop
 	}
 	tree := f.grepTree(base, single, keep, in.Glob)
 	if f.grams != nil {
-		defer f.grams.Begin()() // an index build this grep starts waits for it to end
+		defer f.grams.Begin()() // an index build this grep starts waits for it, and its answer, to end
 	}
 	if err := f.useIndex(ctx, base, single, keep, &req, &tree); err != nil { // trigram index (fsres.go)
 		return nil, GrepResult{}, err
@@ -137,7 +138,22 @@ func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scop
 		return nil, GrepResult{}, roots.PublicError(shownArg(in.Path, base), err)
 	}
 	out, text := f.grepAnswer(base.Abs(), req, res)
+	if f.grams != nil {
+		f.grams.Settle(answerTime(len(text), len(out.Matches)))
+	}
 	return textResult(text), out, nil
+}
+
+// answerTime is how long an answer of text and matches may take to be encoded, written and read by
+// the client once the handler returns, for an index build to wait (trigram.Indexes.Settle): a fixed
+// part, then 40 ms a MB of text and of JSON (about 80 bytes a match besides its text). On 2 cores
+// at load 5, for a first grep `return` of git/git (a 3.1 MB answer), builds held 64 ms, 196 ms and
+// 300 ms after its handler returned left 590–770, 450–570 and 250–410 ms of CPU in that call, up to
+// the answer's last byte (bench/cmd/grepbench -reps 5, two runs each).
+func answerTime(text, matches int) time.Duration {
+	const base, perMB = 50 * time.Millisecond, 40 * time.Millisecond
+	mb := float64(2*text+80*matches) / 1e6
+	return base + time.Duration(mb*float64(perMB))
 }
 
 // grepBase resolves the path to search: a directory, or a single file.

@@ -149,6 +149,7 @@ func TestGrepIndexedEqualsCold(t *testing.T) {
 		}
 	}
 	compare(6)
+	warmF.WaitGrepIndex(ctx, root) // a rebuild waits for the last answer to be written (trigram.Indexes.Settle)
 	if st := warmF.GrepIndexes()[root]; st.State != "ready" {
 		t.Errorf("after the rounds the index is %+v, want ready", st)
 	}

@@ -75,6 +75,9 @@ type Indexes struct {
 	used atomic.Int64 // bytes of the indexes ready
 	wg   sync.WaitGroup
 	busy atomic.Int64 // greps under way (see Begin): a build starts once they are done
+	// quietAt is when the answers of the greps that ended are written, as guessed by Settle (Unix
+	// nanoseconds); a build does not start before it.
+	quietAt atomic.Int64
 
 	mu     sync.Mutex // guards the fields below
 	roots  map[string]*rootIndex
@@ -273,12 +276,28 @@ func (s *Indexes) Begin() (end func()) {
 	return func() { once.Do(func() { s.busy.Add(-1) }) }
 }
 
-// waitQuiet waits until no grep is under way, quietWait at most, or ctx ends.
+// Settle keeps builds waiting for d more once the greps under way have ended. A grep's handler
+// returns before its answer is encoded and written, which for 25,000 matching lines is a 3 MB answer
+// and tens of milliseconds of CPU: a build starting beside it doubled the CPU time of such a first
+// grep, up to its answer's last byte, on 2 cores. Call it before the end func of [Indexes.Begin].
+func (s *Indexes) Settle(d time.Duration) {
+	at := time.Now().Add(d).UnixNano()
+	for {
+		old := s.quietAt.Load()
+		if old >= at || s.quietAt.CompareAndSwap(old, at) {
+			return
+		}
+	}
+}
+
+// waitQuiet waits until no grep is under way and the answers of those that ended are written (see
+// Settle), quietWait at most, or ctx ends.
 func (s *Indexes) waitQuiet(ctx context.Context) {
 	const poll = 5 * time.Millisecond
 	t := time.NewTicker(poll)
 	defer t.Stop()
-	for waited := time.Duration(0); s.busy.Load() > 0 && waited < quietWait; waited += poll {
+	busy := func() bool { return s.busy.Load() > 0 || time.Now().UnixNano() < s.quietAt.Load() }
+	for waited := time.Duration(0); busy() && waited < quietWait; waited += poll {
 		select {
 		case <-ctx.Done():
 			return

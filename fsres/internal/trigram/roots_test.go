@@ -262,6 +262,32 @@ func TestBuildWaitsForGreps(t *testing.T) {
 	}
 }
 
+// TestBuildWaitsForSettle checks that a build waits, past the end of the grep that started it, for
+// the time Settle asked for (the grep's answer being written), and then starts by itself.
+func TestBuildWaitsForSettle(t *testing.T) {
+	root := tempDir(t)
+	writeFiles(t, root, map[string]string{"a.go": "func alpha()"})
+	s := watched(t, root, Options{})
+	tree := newTree(root)
+	end := s.Begin()
+	if _, ok := candidates(t, s, root, tree, "alpha"); ok {
+		t.Fatal("the first search answered from an index")
+	}
+	const settle = 2 * time.Second
+	s.Settle(settle)
+	s.Settle(settle / 10) // a shorter wait does not cut the longer one
+	end()
+	ctx, cancel := context.WithTimeout(context.Background(), settle/4)
+	defer cancel()
+	if s.Wait(ctx, root) {
+		t.Fatal("the index was built while an answer was being written")
+	}
+	warm(t, s, root, tree)
+	if _, ok := candidates(t, s, root, tree, "alpha"); !ok {
+		t.Fatal("no index once the answer was written")
+	}
+}
+
 func TestSearchTotalCapOnGrowth(t *testing.T) {
 	rootA, rootB := tempDir(t), tempDir(t)
 	writeFiles(t, rootA, map[string]string{"a.go": "alpha"})
