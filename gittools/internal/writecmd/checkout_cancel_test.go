@@ -276,7 +276,7 @@ func (p switchProfile) samples(spread int64) []int64 {
 func TestSwitchLeavesOldOrNewState(t *testing.T) {
 	f := newSwitchFixture(t)
 	p := f.profile(t)
-	if p.staging == 0 || p.committing <= p.staging || p.checks < p.committing || len(p.steps) < 1000 {
+	if p.staging == 0 || p.committing <= p.staging || p.checks < p.committing || len(p.steps) < 700 {
 		t.Fatalf("unexpected profile: %d checks, staging at %d, commit at %d, %d commit steps",
 			p.checks, p.staging, p.committing, len(p.steps))
 	}
@@ -323,7 +323,7 @@ func (f *switchFixture) testCancels(t *testing.T, p switchProfile) {
 func (f *switchFixture) testFailures(t *testing.T, p switchProfile) {
 	steps := p.steps
 	var at []int // 0-based indexes into steps
-	for _, name := range []string{"move", "rmdir", "mkdir", "place", "index", "head"} {
+	for _, name := range []string{"move", "exchange", "rmdir", "mkdir", "place", "index", "head"} {
 		if i := slices.Index(steps, name); i >= 0 {
 			at = append(at, i)
 		}
