@@ -114,7 +114,6 @@ func (d *dirFS) at(name string) (int, string, error) {
 	return fd, base, err
 }
 
-
 func (d *dirFS) Lstat(name string) (fs.FileInfo, error) {
 	fd, base, err := d.at(name)
 	if err != nil {
@@ -268,7 +267,6 @@ func (d *dirFS) RealDir(dir string) bool {
 	_, err := d.dirFd(dir)
 	return err == nil
 }
-
 
 // statInfo is an fs.FileInfo of an fstatat result, with a *syscall.Stat_t for Sys as os gives (what
 // repo.FillStat reads the index's stat data from).
