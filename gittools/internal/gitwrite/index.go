@@ -26,6 +26,7 @@ import (
 
 	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -208,6 +209,26 @@ func (ix *IndexFile) Unmerged() []string {
 		}
 	}
 	return out
+}
+
+// MatchesTree reports whether the index, as loaded, is tree exactly: its cache-tree's root is valid, names
+// tree and covers every entry, and no entry is unmerged or intent-to-add. A valid cache-tree root is what
+// git's own "index has changes" check reads; a merge trusts it too, to skip reading and comparing HEAD's
+// trees. False once the index was changed through its methods.
+func (ix *IndexFile) MatchesTree(tree plumbing.Hash) bool {
+	if len(ix.tree) == 0 || len(ix.touched) > 0 {
+		return false
+	}
+	root := ix.tree[0]
+	if root.Path != "" || root.Count < 0 || root.Count != len(ix.loaded) || root.Hash != tree {
+		return false
+	}
+	for i := range ix.loaded {
+		if e := &ix.loaded[i]; e.Stage != 0 || e.IntentToAdd {
+			return false
+		}
+	}
+	return true
 }
 
 // Conflicted reports whether name has conflict stages.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -63,7 +64,8 @@ type Outcome struct {
 
 // ApplyResult moves the worktree and index from HEAD's files to res, with conflict stages, and saves the index.
 // When res.Changed is set, head must be the files of the tree res merged as ours (the result's files are then
-// head's with res.Changed applied, and res.Tree is not read).
+// head's with res.Changed applied, and res.Tree is not read); of those, the files at res.Changed's paths and
+// every .gitattributes file are enough (indexFiles), since nothing else is compared or written.
 func ApplyResult(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, head map[string]gitwrite.BlobEntry, res *merge.Result, what string) (Outcome, error) {
 	tgt, err := resultFiles(rp, ctx, head, res)
 	if err != nil {
@@ -100,6 +102,23 @@ func ApplyResult(rp *repo.Repo, ctx context.Context, ix *gitwrite.IndexFile, hea
 	}
 	rp.Changed()
 	return out, nil
+}
+
+// indexFiles is HEAD's files that ApplyResult needs for a result with changed paths (those paths' and every
+// .gitattributes file), read from an index that matches HEAD's tree (IndexFile.MatchesTree).
+func indexFiles(ix *gitwrite.IndexFile, changed map[string]merge.Entry) map[string]gitwrite.BlobEntry {
+	out := make(map[string]gitwrite.BlobEntry, len(changed)+16)
+	for p := range changed {
+		if e := ix.Entry(p); e != nil {
+			out[p] = gitwrite.BlobEntry{Hash: e.Hash, Mode: e.Mode}
+		}
+	}
+	for _, e := range ix.All() {
+		if e.Name == ".gitattributes" || strings.HasSuffix(e.Name, "/.gitattributes") {
+			out[e.Name] = gitwrite.BlobEntry{Hash: e.Hash, Mode: e.Mode}
+		}
+	}
+	return out
 }
 
 // resultFiles lists res.Tree's files: head's with res.Changed applied, or read from the tree.

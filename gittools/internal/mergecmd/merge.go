@@ -98,10 +98,6 @@ func threeWay(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, ours
 	if err != nil {
 		return Out{}, err
 	}
-	headFiles, err := FlatTree(rp, ctx, oc.TreeHash)
-	if err != nil {
-		return Out{}, err
-	}
 	opts := merge.Options{Labels: merge.Labels{Ours: "HEAD", Theirs: in.Revision}}
 	if in.ConflictStyle == "diff3" {
 		opts.Style = merge.StyleDiff3
@@ -113,8 +109,16 @@ func threeWay(rp *repo.Repo, ctx context.Context, head *plumbing.Reference, ours
 	}
 	defer ix.Close()
 	what := "merge " + in.Revision
-	if err := RequireCleanIndex(ix, headFiles, what); err != nil {
-		return Out{}, err
+	var headFiles map[string]gitwrite.BlobEntry
+	if mergeErr == nil && res.Changed != nil && ix.MatchesTree(oc.TreeHash) {
+		headFiles = indexFiles(ix, res.Changed) // the index is HEAD's tree: clean, and HEAD's trees need no reading
+	} else {
+		if headFiles, err = FlatTree(rp, ctx, oc.TreeHash); err != nil {
+			return Out{}, err
+		}
+		if err := RequireCleanIndex(ix, headFiles, what); err != nil {
+			return Out{}, err
+		}
 	}
 	if mergeErr != nil {
 		return Out{}, mergeErr

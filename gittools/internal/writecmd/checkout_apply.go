@@ -3,11 +3,13 @@ package writecmd
 // Carrying out a checked checkoutPlan in two phases, so that a cancelled or failed change leaves the worktree
 // as it was or finishes:
 //
-//   - staging (cancellable): every new file is written, in full, into a private directory at the top of the
-//     worktree; nothing the user sees has changed yet, and a cancel only removes that directory;
+//   - staging (cancellable): every new file is written, in full, under a private name: beside its path (the
+//     private directory's name and a number) when its directory exists, else in a private directory at the top
+//     of the worktree; no tracked file has changed yet, and a cancel only removes those files and directory;
 //   - commit (not cancellable, len(removes)+len(writes) steps and the directories they create or empty):
-//     deleted and replaced files are renamed into the private directory, staged files renamed into place,
-//     each step journaled; an I/O error undoes the journal in reverse, so the old files come back as they were.
+//     deleted files are renamed into the private directory, a file staged beside the file it replaces is
+//     exchanged with it in one step (the old file takes the private name), other staged files are renamed into
+//     place after the file they replace is moved aside, each step journaled; an I/O error undoes the journal in reverse, so the old files come back as they were.
 //
 // All of it goes through the worktree's os.Root and never through a symlink.
 
@@ -69,7 +71,7 @@ func applyPlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *gitwrite.Ind
 
 // undoStep is one journaled step of the commit phase.
 type undoStep struct {
-	kind   byte   // 'p' placed a staged file at path, 'm' moved path to backup, 'd' created dir path, 'r' removed dir path
+	kind   byte   // 'p' placed a staged file at path, 'x' exchanged it with path's file (now at backup), 'm' moved path to backup, 'd' created dir path, 'r' removed dir path
 	path   string // slash path relative to the worktree
 	backup string // for 'm'
 	perm   fs.FileMode
@@ -133,7 +135,7 @@ func (tx *worktreeTx) stage(ctx context.Context, sp *stagePool) error {
 		if b.Mode == filemode.Submodule {
 			continue
 		}
-		name, k := sp.name(tx.dir, i)
+		name, k := sp.name(tx.dir, i, p)
 		o, err := tx.rp.Git.Storer.EncodedObject(plumbing.BlobObject, b.Hash)
 		if err != nil {
 			return fmt.Errorf("reading blob %s for %s: %w", b.Hash.String()[:repo.ShortLen], p, tx.rp.Noted(err))
@@ -143,13 +145,13 @@ func (tx *worktreeTx) stage(ctx context.Context, sp *stagePool) error {
 		} else {
 			var data []byte
 			if data, err = repo.ReadPrefix(o, o.Size()); err == nil {
-				sp.send(k, stageJob{name: name, p: p, data: data, perm: filePerm(b.Mode)})
+				err = sp.send(k, name, p, data, filePerm(b.Mode))
 			}
 		}
+		tx.staged[p] = name // before the error: a failed write may have left the file
 		if err != nil {
 			return err
 		}
-		tx.staged[p] = name
 	}
 	return nil
 }
@@ -178,7 +180,8 @@ func (tx *worktreeTx) commit() error {
 		return nil
 	}
 	if rerr := tx.rollback(); rerr != nil {
-		return fmt.Errorf("%w; undoing the steps already done failed too, the replaced files are in %s: %w", err, tx.dir, rerr)
+		return fmt.Errorf("%w; undoing the steps already done failed too, the replaced files are in %s or beside "+
+			"their paths as %s-*: %w", err, tx.dir, tx.dir, rerr)
 	}
 	tx.finish()
 	return err
@@ -212,9 +215,15 @@ func (tx *worktreeTx) setIndex(ix *gitwrite.IndexFile) {
 	}
 }
 
-// finish removes the private directory (the staged files left, and the old files once committed) and
-// closes what tx opened.
+// finish removes the files staged beside their paths that are still there (not placed, or the old files
+// an exchange put there) and the private directory (the staged files left, and the old files once
+// committed), and closes what tx opened.
 func (tx *worktreeTx) finish() {
+	for _, name := range tx.staged {
+		if !strings.HasPrefix(name, tx.dir+"/") {
+			tx.wt.Remove(filepath.FromSlash(name))
+		}
+	}
 	tx.wt.RemoveAll(filepath.FromSlash(tx.dir))
 	tx.close()
 }
@@ -299,6 +308,14 @@ func (tx *worktreeTx) place(p string, b gitwrite.BlobEntry) (*index.Entry, error
 	if b.Mode == filemode.Submodule && err == nil && fi.IsDir() {
 		return e, nil
 	}
+	if err == nil && !fi.IsDir() && b.Mode != filemode.Submodule {
+		if done, err := tx.exchange(p); done || err != nil {
+			if err != nil {
+				return nil, fmt.Errorf("writing %s: %w", p, err)
+			}
+			return tx.stat(e)
+		}
+	}
 	if err == nil {
 		if err := tx.moveAside(p); err != nil {
 			return nil, fmt.Errorf("replacing %s: %w", p, err)
@@ -313,9 +330,37 @@ func (tx *worktreeTx) place(p string, b gitwrite.BlobEntry) (*index.Entry, error
 	if err := tx.wt.Rename(filepath.FromSlash(tx.staged[p]), name); err != nil {
 		return nil, fmt.Errorf("writing %s: %w", p, repo.PathErr(err))
 	}
+	delete(tx.staged, p) // gone from where it was staged: finish has nothing to remove there
 	tx.journal = append(tx.journal, undoStep{kind: 'p', path: p})
-	if fi, err = tx.wt.Lstat(name); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", p, repo.PathErr(err))
+	return tx.stat(e)
+}
+
+// exchange swaps the file staged beside p with the file at p, in one step that replaces and keeps the old
+// file (in the staged file's place, for finish to remove); done is false when p was not staged beside it or
+// the file system cannot exchange, and the caller moves the old file aside instead.
+func (tx *worktreeTx) exchange(p string) (done bool, err error) {
+	staged := tx.staged[p]
+	if strings.HasPrefix(staged, tx.dir+"/") || dirOf(staged) != dirOf(p) {
+		return false, nil
+	}
+	if err := fault("exchange"); err != nil {
+		return false, err
+	}
+	switch err := tx.wt.Exchange(filepath.FromSlash(staged), filepath.FromSlash(p)); {
+	case errors.Is(err, errors.ErrUnsupported):
+		return false, nil
+	case err != nil:
+		return false, repo.PathErr(err)
+	}
+	tx.journal = append(tx.journal, undoStep{kind: 'x', path: p, backup: staged})
+	return true, nil
+}
+
+// stat fills e's stat data from the file just placed at its path.
+func (tx *worktreeTx) stat(e *index.Entry) (*index.Entry, error) {
+	fi, err := tx.wt.Lstat(filepath.FromSlash(e.Name))
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", e.Name, repo.PathErr(err))
 	}
 	repo.FillStat(e, fi)
 	return e, nil
@@ -357,7 +402,7 @@ func (tx *worktreeTx) rollback() error {
 		switch s.kind {
 		case 'p', 'd':
 			err = tx.wt.Remove(name)
-		case 'm':
+		case 'm', 'x': // an exchange's backup holds the old file: renamed back over the new one
 			err = tx.wt.Rename(filepath.FromSlash(s.backup), name)
 		case 'r':
 			err = tx.wt.Mkdir(name, s.perm)

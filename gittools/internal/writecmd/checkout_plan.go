@@ -43,6 +43,7 @@ type planner struct {
 	ctx       context.Context
 	rp        *repo.Repo
 	wt        *os.Root
+	fs        txFS // wt, through directory handles where the platform has them: the per-path checks' stats
 	ix        *gitwrite.IndexFile
 	cur, tgt  map[string]gitwrite.BlobEntry
 	fileMode  bool
@@ -61,8 +62,9 @@ func (pl *planner) conflict(p, reason string) {
 func makePlan(rp *repo.Repo, ctx context.Context, wt *os.Root, ix *gitwrite.IndexFile, cur, tgt map[string]gitwrite.BlobEntry, candidates []string) checkoutPlan {
 	conv := gitwrite.NewConversions(rp, wt)
 	conv.Tree = gitwrite.TreeAttributes(rp, tgt)
-	pl := &planner{ctx: ctx, rp: rp, wt: wt, ix: ix, cur: cur, tgt: tgt, fileMode: gitwrite.FileModeTrusted(rp), conv: conv,
+	pl := &planner{ctx: ctx, rp: rp, wt: wt, fs: newTxFS(wt), ix: ix, cur: cur, tgt: tgt, fileMode: gitwrite.FileModeTrusted(rp), conv: conv,
 		plan: checkoutPlan{target: tgt}, removeSet: map[string]bool{}}
+	defer pl.fs.Close()
 	var changed []string
 	if candidates != nil {
 		for _, p := range candidates {
@@ -128,10 +130,10 @@ func sameEntry(e *index.Entry, b gitwrite.BlobEntry, ok bool) bool {
 
 // clean reports whether the worktree file p matches its index entry e, or is gone (nothing to lose).
 func (pl *planner) clean(p string, e *index.Entry) bool {
-	if errors.Is(gitwrite.CheckParents(pl.wt, p), gitwrite.ErrSymlinkParent) {
+	if errors.Is(pl.fs.CheckParents(p), gitwrite.ErrSymlinkParent) {
 		return true // behind a symlink: to git the file is deleted; checkWay refuses writing there
 	}
-	fi, err := pl.wt.Lstat(filepath.FromSlash(p))
+	fi, err := pl.fs.Lstat(filepath.FromSlash(p))
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return true
 	}
@@ -153,7 +155,7 @@ func (pl *planner) checkWay(p string) {
 	parts := strings.Split(p, "/")
 	for i := 1; i < len(parts); i++ {
 		q := strings.Join(parts[:i], "/")
-		fi, err := pl.wt.Lstat(filepath.FromSlash(q))
+		fi, err := pl.fs.Lstat(filepath.FromSlash(q))
 		if err != nil || fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
 			continue
 		}
@@ -166,7 +168,7 @@ func (pl *planner) checkWay(p string) {
 			return
 		}
 	}
-	fi, err := pl.wt.Lstat(filepath.FromSlash(p))
+	fi, err := pl.fs.Lstat(filepath.FromSlash(p))
 	switch {
 	case err != nil:
 	case pl.cur[p] != (gitwrite.BlobEntry{}) && !fi.IsDir():

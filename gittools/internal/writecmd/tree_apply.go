@@ -93,7 +93,7 @@ func WorktreeMatches(rp *repo.Repo, ctx context.Context, p string, b gitwrite.Bl
 		return false
 	}
 	defer wt.Close()
-	pl := &planner{ctx: ctx, rp: rp, wt: wt, fileMode: gitwrite.FileModeTrusted(rp)}
+	pl := &planner{ctx: ctx, rp: rp, wt: wt, fs: rootFS{wt}, fileMode: gitwrite.FileModeTrusted(rp)}
 	if _, err := wt.Lstat(filepath.FromSlash(p)); err != nil {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -24,8 +25,8 @@ const maxDirHandles = 128
 // dirFS is a txFS that reaches the worktree's directories through handles it keeps: each opened once, one
 // component at a time from the worktree's own handle, never following a symlink (O_NOFOLLOW), so a path
 // behind a symlink fails as it would through the root, and a symlink swapped in later changes nothing.
-// Staging writes files from several goroutines (stage.go): the handle map is locked, and handles are only
-// dropped by the commit phase, which runs on one goroutine after staging.
+// Staging writes files from several goroutines (stage.go): the handle map is locked, and the writers create
+// files through duplicates of the handles (Hold), since the map closes its own when it is full.
 type dirFS struct {
 	root rootFS
 	top  *os.File // the worktree directory, opened through root
@@ -113,15 +114,6 @@ func (d *dirFS) at(name string) (int, string, error) {
 	return fd, base, err
 }
 
-// splitSlash splits a slash path into its directory ("" at the top) and last component.
-func splitSlash(p string) (string, string) {
-	i := strings.LastIndexByte(p, '/')
-	if i < 0 {
-		return "", p
-	}
-	return p[:i], p[i+1:]
-}
-
 func (d *dirFS) Lstat(name string) (fs.FileInfo, error) {
 	fd, base, err := d.at(name)
 	if err != nil {
@@ -195,6 +187,62 @@ func (d *dirFS) RemoveAll(name string) error {
 	return d.root.RemoveAll(name)
 }
 
+func (d *dirFS) Exchange(oldname, newname string) error {
+	ofd, obase, err := d.at(oldname)
+	if err != nil {
+		return err
+	}
+	nfd, nbase, err := d.at(newname)
+	if err != nil {
+		return err
+	}
+	err = unix.Renameat2(ofd, obase, nfd, nbase, unix.RENAME_EXCHANGE)
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EOPNOTSUPP) {
+		return errors.ErrUnsupported // an old kernel, or a file system without exchange
+	}
+	if err != nil {
+		return &os.LinkError{Op: "exchange", Old: oldname, New: newname, Err: err}
+	}
+	d.drop(filepath.ToSlash(oldname))
+	d.drop(filepath.ToSlash(newname))
+	return nil
+}
+
+// Hold returns a duplicate of dir's handle: the handle map may close its own at any time (maxDirHandles).
+func (d *dirFS) Hold(dir string) (heldDir, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	fd, err := d.dirFdLocked(dir)
+	if err != nil {
+		return nil, err
+	}
+	dup, err := unix.FcntlInt(uintptr(fd), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
+	}
+	return fdDir{fd: dup, dir: dir}, nil
+}
+
+// fdDir is a held directory of a dirFS: its own handle.
+type fdDir struct {
+	fd  int
+	dir string // for errors
+}
+
+func (h fdDir) Create(base string, perm fs.FileMode) (*os.File, error) {
+	name := path.Join(h.dir, base)
+	if strings.Contains(base, "/") || base == "." || base == ".." || base == "" {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	f, err := unix.Openat(h.fd, base, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return os.NewFile(uintptr(f), name), nil
+}
+
+func (h fdDir) Release() { unix.Close(h.fd) }
+
 func (d *dirFS) Symlink(oldname, newname string) error {
 	fd, base, err := d.at(newname)
 	if err != nil {
@@ -218,14 +266,6 @@ func (d *dirFS) CheckParents(rel string) error {
 func (d *dirFS) RealDir(dir string) bool {
 	_, err := d.dirFd(dir)
 	return err == nil
-}
-
-// dirOf is the directory of the slash path p ("." at the top).
-func dirOf(p string) string {
-	if dir, _ := splitSlash(p); dir != "" {
-		return dir
-	}
-	return "."
 }
 
 // statInfo is an fs.FileInfo of an fstatat result, with a *syscall.Stat_t for Sys as os gives (what

@@ -152,3 +152,63 @@ func TestDirFSRefusesPathsOutOfTheWorktree(t *testing.T) {
 		t.Error("the refused rename moved a out of the worktree")
 	}
 }
+
+// A held directory stays usable after the handle cache has closed its own handle of it, creates only single
+// names in it, and an exchange swaps two files in one step.
+func TestDirFSHeldDirectoryAndExchange(t *testing.T) {
+	dir, d := newTestDirFS(t)
+	if err := d.Mkdir("a", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h, err := d.Hold("a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Release()
+	for i := range maxDirHandles + 2 { // evicts every cached handle, a's included
+		p := filepath.Join("b", string(rune('a'+i%26))+string(rune('a'+i/26)))
+		if i == 0 {
+			if err := d.Mkdir("b", 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := d.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if !d.RealDir(filepath.ToSlash(p)) {
+			t.Fatalf("%s is not a real directory", p)
+		}
+	}
+	if _, ok := d.fds["a"]; ok {
+		t.Fatal("the cache still holds a's handle: nothing tests the held one")
+	}
+	f, err := h.Create("new", 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("new\n")
+	f.Close()
+	for _, bad := range []string{"../escape", "x/y", "..", ""} {
+		if f, err := h.Create(bad, 0o644); err == nil {
+			f.Close()
+			t.Errorf("Create(%q) succeeded", bad)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a", "old"), []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	switch err := d.Exchange(filepath.Join("a", "new"), filepath.Join("a", "old")); {
+	case errors.Is(err, errors.ErrUnsupported):
+		t.Skip("this file system cannot exchange")
+	case err != nil:
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"old": "new\n", "new": "old\n"} {
+		if got, err := os.ReadFile(filepath.Join(dir, "a", name)); err != nil || string(got) != want {
+			t.Errorf("after the exchange a/%s holds %q (%v), want %q", name, got, err, want)
+		}
+	}
+	if err := d.Exchange(filepath.Join("a", "new"), filepath.Join("a", "missing")); err == nil || errors.Is(err, errors.ErrUnsupported) {
+		t.Errorf("exchange with a missing file: %v, want a failure of its own", err)
+	}
+}
