@@ -235,17 +235,24 @@ func TestSearchIdleDrop(t *testing.T) {
 	}
 }
 
-// TestBuildWaitsForGreps checks that the build a grep starts waits until the greps under way have
-// ended, so that it does not take the CPU of the grep that asked for it.
-func TestBuildWaitsForGreps(t *testing.T) {
-	root := tempDir(t)
+// firstGrepUnderWay starts a root's first grep, which finds no index and starts its build; end ends it.
+func firstGrepUnderWay(t *testing.T) (s *Indexes, root string, tree *osTree, end func()) {
+	t.Helper()
+	root = tempDir(t)
 	writeFiles(t, root, map[string]string{"a.go": "func alpha()"})
-	s := watched(t, root, Options{})
-	tree := newTree(root)
-	end := s.Begin()
+	s = watched(t, root, Options{})
+	tree = newTree(root)
+	end = s.Begin()
 	if _, ok := candidates(t, s, root, tree, "alpha"); ok {
 		t.Fatal("the first search answered from an index")
 	}
+	return s, root, tree, end
+}
+
+// TestBuildWaitsForGreps checks that the build a grep starts waits until the greps under way have
+// ended, so that it does not take the CPU of the grep that asked for it.
+func TestBuildWaitsForGreps(t *testing.T) {
+	s, root, tree, end := firstGrepUnderWay(t)
 	ctx, cancel := context.WithTimeout(context.Background(), quietWait/4)
 	defer cancel()
 	if s.Wait(ctx, root) {
@@ -265,14 +272,7 @@ func TestBuildWaitsForGreps(t *testing.T) {
 // TestBuildWaitsForSettle checks that a build waits, past the end of the grep that started it, for
 // the time Settle asked for (the grep's answer being written), and then starts by itself.
 func TestBuildWaitsForSettle(t *testing.T) {
-	root := tempDir(t)
-	writeFiles(t, root, map[string]string{"a.go": "func alpha()"})
-	s := watched(t, root, Options{})
-	tree := newTree(root)
-	end := s.Begin()
-	if _, ok := candidates(t, s, root, tree, "alpha"); ok {
-		t.Fatal("the first search answered from an index")
-	}
+	s, root, tree, end := firstGrepUnderWay(t)
 	const settle = 2 * time.Second
 	s.Settle(settle)
 	s.Settle(settle / 10) // a shorter wait does not cut the longer one

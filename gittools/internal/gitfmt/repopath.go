@@ -47,6 +47,11 @@ func ValidPathComponent(c string) bool {
 	if ok, sure := plainComponent(c); sure {
 		return ok
 	}
+	return validComponent(c)
+}
+
+// validComponent is ValidPathComponent without its fast path for plain ASCII names.
+func validComponent(c string) bool {
 	if c == "" || strings.ContainsAny(c, "/\x00") {
 		return false
 	}

@@ -126,12 +126,17 @@ func (d *dirFS) Lstat(name string) (fs.FileInfo, error) {
 	return newStatInfo(base, &st), nil
 }
 
-func (d *dirFS) Rename(oldname, newname string) error {
-	ofd, obase, err := d.at(oldname)
-	if err != nil {
-		return err
+// atPair resolves both names of a rename or an exchange.
+func (d *dirFS) atPair(oldname, newname string) (ofd int, obase string, nfd int, nbase string, err error) {
+	if ofd, obase, err = d.at(oldname); err != nil {
+		return
 	}
-	nfd, nbase, err := d.at(newname)
+	nfd, nbase, err = d.at(newname)
+	return
+}
+
+func (d *dirFS) Rename(oldname, newname string) error {
+	ofd, obase, nfd, nbase, err := d.atPair(oldname, newname)
 	if err != nil {
 		return err
 	}
@@ -188,11 +193,7 @@ func (d *dirFS) RemoveAll(name string) error {
 }
 
 func (d *dirFS) Exchange(oldname, newname string) error {
-	ofd, obase, err := d.at(oldname)
-	if err != nil {
-		return err
-	}
-	nfd, nbase, err := d.at(newname)
+	ofd, obase, nfd, nbase, err := d.atPair(oldname, newname)
 	if err != nil {
 		return err
 	}
