@@ -47,9 +47,11 @@ type lazyTools struct {
 	lists   int
 	hushed  time.Time     // the registration also waits until then: the last call's answer is being written
 	resume  chan struct{} // closed when the registration may go on; nil until it gives way
+	yielded time.Duration // how long the registration has given way so far (maxYield at most)
 }
 
-// maxYield bounds how long the registration gives way to calls under way: a
+// maxYield bounds how long the registration gives way to calls under way, in
+// all (yielded counts it across tools and both registering goroutines): a
 // call that runs for minutes (a grep of a huge tree) must not keep the rest
 // of the tools unlisted that long.
 var maxYield = 2 * time.Second
@@ -80,7 +82,7 @@ func (l *lazyTools) registered(tool string) {
 }
 
 // yield holds the registration while tools/call handlers run and no request
-// waits for it (maxYield at most). A client that calls git_status right
+// waits for it (maxYield in all). A client that calls git_status right
 // after initialize otherwise shares the two cores of a small machine with
 // the registration of the ~40 other tools, which also kept the woken
 // handler waiting for a core for up to 10 ms, the scheduler's time slice.
@@ -93,29 +95,28 @@ func (l *lazyTools) yield() {
 	// machine's, and a request read meanwhile would wait for one to be
 	// preempted (10 ms) before the server even decodes it.
 	runtime.Gosched()
-	var timeout <-chan time.Time
 	l.mu.Lock()
-	for (l.running > 0 || time.Now().Before(l.hushed)) && len(l.pending) == 0 && l.lists == 0 {
+	defer l.mu.Unlock()
+	for (l.running > 0 || time.Now().Before(l.hushed)) && len(l.pending) == 0 && l.lists == 0 && l.yielded < maxYield {
 		if l.resume == nil {
 			l.resume = make(chan struct{})
 		}
 		resume := l.resume
+		t := time.NewTimer(maxYield - l.yielded)
+		began := time.Now()
 		l.mu.Unlock()
-		if timeout == nil {
-			t := time.NewTimer(maxYield)
-			defer t.Stop()
-			timeout = t.C
-		}
 		select {
 		case <-resume:
-		case <-timeout:
-			return
+		case <-t.C:
 		case <-l.closing:
+		}
+		t.Stop()
+		l.mu.Lock()
+		l.yielded += time.Since(began)
+		if isClosed(l.closing) {
 			return
 		}
-		l.mu.Lock()
 	}
-	l.mu.Unlock()
 }
 
 // wakeLocked lets a yielding registration check again. l.mu held.

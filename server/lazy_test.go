@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -365,5 +366,42 @@ func TestLazyToolsYieldEnds(t *testing.T) {
 				t.Fatal("the registration did not resume")
 			}
 		})
+	}
+}
+
+// maxYield bounds the registration's giving way in all, not per tool: once
+// it has given way that long, a call still running holds no further tool.
+func TestLazyToolsYieldBudgetIsShared(t *testing.T) {
+	defer func(d time.Duration) { maxYield = d }(maxYield)
+	maxYield = 30 * time.Millisecond
+	var l lazyTools
+	gate := make(chan struct{})
+	l.start(func() {
+		l.registered("a")
+		<-gate                // the call runs from here on
+		for i := range 1000 { // 1,000 tools at 30 ms each would take 30 s
+			l.registered("t" + strconv.Itoa(i))
+		}
+	}, slog.New(slog.DiscardHandler))
+	defer l.close()
+	running, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	h := l.wait(func(context.Context, string, mcp.Request) (mcp.Result, error) {
+		close(running)
+		<-release // runs until the test ends
+		return &mcp.CallToolResult{}, nil
+	})
+	go h(context.Background(), "tools/call", &mcp.ServerRequest[*mcp.CallToolParamsRaw]{Params: &mcp.CallToolParamsRaw{Name: "a"}})
+	<-running
+	close(gate)
+	select {
+	case <-l.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the registration still gives way to the call after 10 s")
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.yielded < maxYield {
+		t.Errorf("the registration gave way %v in all, less than maxYield %v, though the call ran throughout", l.yielded, maxYield)
 	}
 }
