@@ -18,6 +18,7 @@ type encoder struct {
 }
 
 var (
+	appenderType      = reflect.TypeFor[Appender]()
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 	numberType        = reflect.TypeFor[json.Number]()
@@ -53,6 +54,9 @@ func (c *compiler) encoder(t reflect.Type) *encoder {
 
 // build returns the function encoding t, or nil.
 func (c *compiler) build(t reflect.Type) func([]byte, reflect.Value, int) ([]byte, error) {
+	if t.Kind() != reflect.Interface && t.Implements(appenderType) {
+		return encodeAppender
+	}
 	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface &&
 		(reflect.PointerTo(t).Implements(marshalerType) && !t.Implements(marshalerType) ||
 			reflect.PointerTo(t).Implements(textMarshalerType) && !t.Implements(textMarshalerType)) {
@@ -86,6 +90,14 @@ func (c *compiler) build(t reflect.Type) func([]byte, reflect.Value, int) ([]byt
 		return c.structOf(t)
 	}
 	return nil // channels, functions, complex numbers: encoding/json's error
+}
+
+// encodeAppender lets the value append itself.
+func encodeAppender(dst []byte, v reflect.Value, _ int) ([]byte, error) {
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		return append(dst, "null"...), nil
+	}
+	return v.Interface().(Appender).AppendJSON(dst)
 }
 
 func valueFallback(dst []byte, v reflect.Value, _ int) ([]byte, error) { return fallbackValue(dst, v) }
@@ -166,12 +178,7 @@ func (c *compiler) array(t reflect.Type) func([]byte, reflect.Value, int) ([]byt
 	elem := c.encoder(t.Elem())
 	return func(dst []byte, v reflect.Value, depth int) (_ []byte, err error) {
 		dst = append(dst, '[')
-		n := v.Len()
-		if n >= splitMin {
-			if dst, err = split(dst, v, elem, depth); err != nil {
-				return dst, err
-			}
-		} else if dst, err = elements(dst, v, elem, depth, 0, n); err != nil {
+		if dst, err = split(dst, v, elem, depth); err != nil {
 			return dst, err
 		}
 		return append(dst, ']'), nil

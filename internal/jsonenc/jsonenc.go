@@ -56,6 +56,15 @@ func Marshal(v any) ([]byte, error) {
 	return b, nil
 }
 
+// An Appender appends its own JSON: exactly the bytes encoding/json writes
+// for it (with SetEscapeHTML(false), without a newline), which the encoder
+// trusts unchecked. It is for a type the compiled encoders are too slow for
+// (grep's 25,000 matches), and its tests compare its bytes with
+// encoding/json's. encoding/json itself knows nothing of it.
+type Appender interface {
+	AppendJSON(dst []byte) ([]byte, error)
+}
+
 // Pooled is JSON in a buffer from the pool (as [Marshal] returns it). It
 // marshals as itself, like a json.RawMessage; a writer that puts its bytes
 // on the wire itself may [Release] it afterwards, once nothing else reads it.

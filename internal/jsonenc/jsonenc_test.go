@@ -340,3 +340,79 @@ func TestAppendLongString(t *testing.T) {
 		}
 	}
 }
+
+// selfEncoded counts its AppendJSON calls; its bytes are encoding/json's.
+type selfEncoded struct{ N int }
+
+var selfCalls int
+
+func (s selfEncoded) AppendJSON(dst []byte) ([]byte, error) {
+	selfCalls++
+	return append(append(dst, `{"N":`...), fmt.Sprint(s.N)+"}"...), nil
+}
+
+// An Appender encodes itself wherever it is: at the top, in a field, behind
+// a pointer (nil is null), in a slice and in an interface.
+func TestAppender(t *testing.T) {
+	type holder struct {
+		One  selfEncoded   `json:"one"`
+		Ptr  *selfEncoded  `json:"ptr"`
+		Nil  *selfEncoded  `json:"nil"`
+		Many []selfEncoded `json:"many"`
+		Any  any           `json:"any"`
+	}
+	v := holder{One: selfEncoded{1}, Ptr: &selfEncoded{2}, Many: []selfEncoded{{3}, {4}}, Any: selfEncoded{5}}
+	selfCalls = 0
+	got, err := Append(nil, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := stdJSON(v)
+	if !bytes.Equal(got, want) {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if selfCalls != 5 {
+		t.Errorf("AppendJSON called %d times, want 5", selfCalls)
+	}
+}
+
+// AppendHalves gives the elements once each, in order, comma-separated,
+// whether or not a helper takes the second half, and passes on an error.
+func TestAppendHalves(t *testing.T) {
+	for _, n := range []int{0, 1, splitMin - 1, splitMin, 3*splitMin + 1} {
+		got, err := AppendHalves([]byte("["), n, func(dst []byte, from, to int) ([]byte, error) {
+			for i := from; i < to; i++ {
+				if i > from {
+					dst = append(dst, ',')
+				}
+				dst = fmt.Append(dst, i)
+			}
+			return dst, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back []int
+		if err := json.Unmarshal(append(got, ']'), &back); err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if len(back) != n {
+			t.Fatalf("n=%d: %d elements", n, len(back))
+		}
+		for i, x := range back {
+			if x != i {
+				t.Fatalf("n=%d: element %d is %d", n, i, x)
+			}
+		}
+	}
+	boom := errors.New("boom")
+	_, err := AppendHalves(nil, 2*splitMin, func(dst []byte, _, to int) ([]byte, error) {
+		if to == 2*splitMin { // the second half, or the whole without a helper
+			return dst, boom
+		}
+		return dst, nil
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("second half's error: got %v", err)
+	}
+}

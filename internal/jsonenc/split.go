@@ -29,13 +29,22 @@ var helpers atomic.Int32
 // split appends the elements of v, its second half encoded by a helper
 // when one is free.
 func split(dst []byte, v reflect.Value, elem *encoder, depth int) ([]byte, error) {
-	n := v.Len()
-	if !takeHelper() {
-		return elements(dst, v, elem, depth, 0, n)
+	return AppendHalves(dst, v.Len(), func(dst []byte, from, to int) ([]byte, error) {
+		return elements(dst, v, elem, depth, from, to)
+	})
+}
+
+// AppendHalves appends the n elements of an array's body, comma-separated,
+// with elems(dst, from, to) appending elements from to to-1 and the commas
+// between them. The second half is appended by a helper goroutine, into a
+// buffer of its own, when n is worth it and a helper is free.
+func AppendHalves(dst []byte, n int, elems func(dst []byte, from, to int) ([]byte, error)) ([]byte, error) {
+	if n < splitMin || !takeHelper() {
+		return elems(dst, 0, n)
 	}
 	half := n / 2
-	done := onHelper(func() ([]byte, error) { return elements(Buffer(), v, elem, depth, half, n) })
-	dst, err := elements(dst, v, elem, depth, 0, half)
+	done := onHelper(func() ([]byte, error) { return elems(Buffer(), half, n) })
+	dst, err := elems(dst, 0, half)
 	second := <-done
 	defer Release(second.b)
 	if err != nil {
