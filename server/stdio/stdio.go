@@ -38,6 +38,7 @@ func Run(ctx context.Context, cfg server.Config, in io.Reader, out io.Writer) er
 	if len(cfg.Roots) == 0 {
 		s.Logger().Warn("no --root given: only roots the client shares will be reachable")
 	}
+	widenPipe(out)
 	c := &carrier{}
 	s.MCP().AddReceivingMiddleware(c.results)
 	err = serve(ctx, s, c, in, out)
