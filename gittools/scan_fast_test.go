@@ -46,22 +46,24 @@ func TestStatusFastStatSameAsStatter(t *testing.T) {
 	os.Rename(filepath.Join(f.dir, "dir"), filepath.Join(f.dir, "elsewhere"))
 	os.Symlink("elsewhere", filepath.Join(f.dir, "dir"))
 	want := gitStatus(f)
-	defer func(n, pre int, fast bool) {
-		scan.MinParallelScan, scan.MinPreload, scan.UseFastStat = n, pre, fast
-	}(scan.MinParallelScan, scan.MinPreload, scan.UseFastStat)
+	defer func(n, pre, chunk int, fast bool) {
+		scan.MinParallelScan, scan.MinPreload, scan.PreloadChunk, scan.UseFastStat = n, pre, chunk, fast
+	}(scan.MinParallelScan, scan.MinPreload, scan.PreloadChunk, scan.UseFastStat)
 	for _, tt := range []struct {
 		name     string
 		parallel int
 		preload  int
+		chunk    int
 		fast     bool
 	}{
-		{"statter", 4096, 4096, false},
-		{"fast", 4096, 4096, true},
-		{"fast parallel", 1, 4096, true},
-		{"preloaded", 4096, 1, true},
+		{"statter", 4096, 4096, 512, false},
+		{"fast", 4096, 4096, 512, true},
+		{"fast parallel", 1, 4096, 512, true},
+		{"preloaded", 4096, 1, 512, true},
+		{"preloaded in chunks", 4096, 1, 3, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			scan.MinParallelScan, scan.MinPreload, scan.UseFastStat = tt.parallel, tt.preload, tt.fast
+			scan.MinParallelScan, scan.MinPreload, scan.PreloadChunk, scan.UseFastStat = tt.parallel, tt.preload, tt.chunk, tt.fast
 			if diff := cmp.Diff(want, statusLines(t, f)); diff != "" {
 				t.Errorf("status mismatch (-git +grove):\n%s", diff)
 			}
