@@ -33,9 +33,9 @@ type Result struct {
 // Worktree compares every tracked file with its index entry and, when untracked is set, lists untracked
 // files through the ignore matcher's walk. With untracked, the walk (on walkWorkers+1 goroutines) also proves
 // the tracked files it meets clean from their stat data, through the handle it listed their directory with,
-// unless a Preload does (WorktreeWith); scanRange then checks only the rest (index-driven, parallel lstats). It only lstats: content is hashed
-// (through os.Root, never blocking) only for files whose stat data differs from the index or that are racily
-// clean.
+// unless a Preload does (WorktreeWith); scanRange then checks only the rest (index-driven, parallel
+// lstats). It only lstats: content is hashed (through os.Root, never blocking) only for files whose stat
+// data differs from the index or that are racily clean.
 func Worktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, untracked bool, progress func(int)) (*Result, error) {
 	if !untracked {
 		return Tracked(rp, ctx, idx, "")
