@@ -13,7 +13,8 @@ import (
 )
 
 // TestStatusFastStatSameAsStatter checks that proving files clean from raw stat data (fastStat) gives the
-// same status as the statter alone, sequential and parallel, and as git. The files are dated an hour back
+// same status as the statter alone, sequential and parallel, with the tracked files preloaded (scan.Preload)
+// or stat-ed by the untracked walk, and as git. The files are dated an hour back
 // before they are staged, so the index is not racy and fastStat decides most entries.
 func TestStatusFastStatSameAsStatter(t *testing.T) {
 	f := newFixture(t)
@@ -45,18 +46,24 @@ func TestStatusFastStatSameAsStatter(t *testing.T) {
 	os.Rename(filepath.Join(f.dir, "dir"), filepath.Join(f.dir, "elsewhere"))
 	os.Symlink("elsewhere", filepath.Join(f.dir, "dir"))
 	want := gitStatus(f)
-	defer func(n int, fast bool) { scan.MinParallelScan, scan.UseFastStat = n, fast }(scan.MinParallelScan, scan.UseFastStat)
+	defer func(n, pre, chunk int, fast bool) {
+		scan.MinParallelScan, scan.MinPreload, scan.PreloadChunk, scan.UseFastStat = n, pre, chunk, fast
+	}(scan.MinParallelScan, scan.MinPreload, scan.PreloadChunk, scan.UseFastStat)
 	for _, tt := range []struct {
 		name     string
 		parallel int
+		preload  int
+		chunk    int
 		fast     bool
 	}{
-		{"statter", 4096, false},
-		{"fast", 4096, true},
-		{"fast parallel", 1, true},
+		{"statter", 4096, 4096, 512, false},
+		{"fast", 4096, 4096, 512, true},
+		{"fast parallel", 1, 4096, 512, true},
+		{"preloaded", 4096, 1, 512, true},
+		{"preloaded in chunks", 4096, 1, 3, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			scan.MinParallelScan, scan.UseFastStat = tt.parallel, tt.fast
+			scan.MinParallelScan, scan.MinPreload, scan.PreloadChunk, scan.UseFastStat = tt.parallel, tt.preload, tt.chunk, tt.fast
 			if diff := cmp.Diff(want, statusLines(t, f)); diff != "" {
 				t.Errorf("status mismatch (-git +grove):\n%s", diff)
 			}

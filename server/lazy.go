@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -216,13 +217,16 @@ func isClosed(c chan struct{}) bool {
 	}
 }
 
-// start runs register on its own goroutine. A panic there (a tool whose
-// types have no schema: a programmer's error) is logged, and every
-// tools/list and tools/call answers it as an internal error.
+// start runs register on its own goroutine, with a spare processor until it
+// ends (spareProc). A panic there (a tool whose types have no schema: a
+// programmer's error) is logged, and every tools/list and tools/call answers
+// it as an internal error.
 func (l *lazyTools) start(register func(), log *slog.Logger) {
 	l.done, l.closing = make(chan struct{}), make(chan struct{})
+	restore := spareProc()
 	l.wg.Go(func() {
 		defer close(l.done)
+		defer restore()
 		if l.err = registerCatching(register); l.err != nil {
 			log.Error("registering the tools failed", "err", l.err)
 		}
@@ -435,4 +439,50 @@ func (a *afterFirst) logger() *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return a.log
+}
+
+// spareProc gives the Go scheduler one processor (P) more than it has, until
+// the function it returns is called (by every caller: the processor goes
+// when the last one has called it). The tools register in the background
+// while the first requests come in, and on a small machine that is when a
+// request waits longest for a processor: stdin is read in a blocking
+// system call, whose thread keeps its P, with the goroutine that will
+// handle the line just read queued on that P, while the registration holds
+// the other (runtime.Gosched puts it on the global queue, where its own P
+// finds it again before it would steal the queued goroutine). The queued
+// goroutine then waits for sysmon to take the P from the system call, and
+// sysmon, idle a moment before, may look only every 10 ms: a git_status
+// sent right after initialize was handled 4-7 ms after its line was read in
+// about half of the fresh processes traced. A spare P lets an idle thread
+// take the request at once.
+func spareProc() func() {
+	spare.mu.Lock()
+	defer spare.mu.Unlock()
+	if spare.users == 0 {
+		spare.procs = runtime.GOMAXPROCS(0)
+		runtime.GOMAXPROCS(spare.procs + 1)
+	}
+	spare.users++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			spare.mu.Lock()
+			defer spare.mu.Unlock()
+			if spare.users--; spare.users > 0 {
+				return
+			}
+			if _, set := os.LookupEnv("GOMAXPROCS"); set {
+				runtime.GOMAXPROCS(spare.procs)
+			} else {
+				runtime.SetDefaultGOMAXPROCS() // and the runtime follows the CPU limit again
+			}
+		})
+	}
+}
+
+// spare counts the callers of spareProc whose function has not run yet.
+var spare struct {
+	mu    sync.Mutex
+	users int
+	procs int // GOMAXPROCS before the first of them
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -403,5 +404,31 @@ func TestLazyToolsYieldBudgetIsShared(t *testing.T) {
 	defer l.mu.Unlock()
 	if l.yielded < maxYield {
 		t.Errorf("the registration gave way %v in all, less than maxYield %v, though the call ran throughout", l.yielded, maxYield)
+	}
+}
+
+// The registration runs with one processor more than the process had, which
+// it gives back when it ends, also when two registrations overlap.
+func TestLazyToolsSpareProc(t *testing.T) {
+	before := runtime.GOMAXPROCS(0)
+	var first, second lazyTools
+	release := make(chan struct{})
+	during := make(chan int, 2)
+	register := func() {
+		during <- runtime.GOMAXPROCS(0)
+		<-release
+	}
+	first.start(register, slog.New(slog.DiscardHandler))
+	second.start(register, slog.New(slog.DiscardHandler))
+	for range 2 {
+		if got := <-during; got != before+1 {
+			t.Errorf("GOMAXPROCS while registering = %d, want %d", got, before+1)
+		}
+	}
+	close(release)
+	first.close()
+	second.close()
+	if got := runtime.GOMAXPROCS(0); got != before {
+		t.Errorf("GOMAXPROCS after the registrations = %d, want %d as before", got, before)
 	}
 }

@@ -12,6 +12,9 @@ import (
 // fastStat has no fast path outside Linux: every entry goes through the statter.
 type fastStat struct{}
 
+// fastStatWorks reports whether fastStat can prove entries clean here (see Preload).
+const fastStatWorks = false
+
 func newFastStat(*repo.Repo) *fastStat { return nil }
 
 func (f *fastStat) clean(*gitfmt.IndexEntry, *gitfmt.Index) bool { return false }

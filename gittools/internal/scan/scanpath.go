@@ -50,7 +50,7 @@ func scanRange(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, lo, hi int
 // worktreeEntry reports whether index entry i has a worktree file to compare: stage 0, not skip-worktree,
 // and the first entry of its name.
 func worktreeEntry(idx *gitfmt.Index, lo, i int) bool {
-	e := idx.Entries[i]
+	e := &idx.Entries[i] // not a copy: every status calls this for every entry, some twice
 	return e.Stage == 0 && !e.SkipWorktree && (i == lo || idx.Entries[i-1].Name != e.Name)
 }
 

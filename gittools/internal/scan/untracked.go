@@ -17,8 +17,9 @@ import (
 )
 
 // scanUntracked lists the untracked files, and directories as "dir/", in no particular order, and sets
-// known[i] for each index entry i it proves clean. The walk runs on walkWorkers goroutines besides the
-// caller's: each entry, hence each known[i], is seen once, and the rest is guarded.
+// known[i] for each index entry i it proves clean (none when known is nil: a Preload does that). The walk
+// runs on walkWorkers goroutines besides the caller's: each entry, hence each known[i], is seen once, and
+// the rest is guarded.
 func scanUntracked(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, m *ignore.Matcher, known []bool, progress func(int)) ([]string, error) {
 	u := &untrackedScan{rp: rp, idx: idx, m: m, dirs: idx.Dirs(), files: filesByDir(idx), known: known, progress: progress}
 	err := m.WalkParallel(ctx, walkWorkers, u.visit)
@@ -84,7 +85,7 @@ func (u *untrackedScan) visit(rel string, d fs.DirEntry) error {
 	switch {
 	case !tracked:
 		u.add(rel)
-	case worktreeEntry(u.idx, 0, i) && walkedClean(d, &u.idx.Entries[i], u.idx):
+	case u.known != nil && worktreeEntry(u.idx, 0, i) && walkedClean(d, &u.idx.Entries[i], u.idx):
 		u.known[i] = true
 	}
 	return nil

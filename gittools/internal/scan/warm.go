@@ -61,6 +61,12 @@ var errFallback = errors.New("warm status: full scan needed")
 
 // Worktree is [Worktree] with untracked files, incremental when the feed allows it.
 func (w *Warm) Worktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, progress func(int)) (*Result, error) {
+	return w.WorktreeWith(rp, ctx, idx, nil, progress)
+}
+
+// WorktreeWith is Worktree that takes the tracked files' stat data from pre if it scans fully (a caller
+// starts one when the state is not Valid: see Preload).
+func (w *Warm) WorktreeWith(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, pre *Preload, progress func(int)) (*Result, error) {
 	paths, lost, err := w.feed.Sync(ctx)
 	if err != nil {
 		return nil, err
@@ -84,7 +90,7 @@ func (w *Warm) Worktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, p
 			return nil, err
 		}
 	}
-	return w.scanAll(rp, ctx, idx, progress)
+	return w.scanAll(rp, ctx, idx, pre, progress)
 }
 
 // maxWarmPaths is how many changed paths an update takes on; past it a full scan is cheaper.
@@ -119,17 +125,26 @@ func (w *Warm) relPaths(rp *repo.Repo, paths []string, idx *gitfmt.Index) (rels 
 }
 
 // scanAll is the full scan: [Worktree] with untracked files, keeping the state for the next call.
-func (w *Warm) scanAll(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, progress func(int)) (*Result, error) {
+func (w *Warm) scanAll(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, pre *Preload, progress func(int)) (*Result, error) {
 	w.valid, w.full = false, true
 	defer gcburst.Relax()()
 	m, err := walkMatcher(rp, idx)
 	if err != nil {
 		return nil, err
 	}
-	known := make([]bool, len(idx.Entries))
+	pre = pre.of(idx)
+	var known []bool
+	if pre == nil {
+		known = make([]bool, len(idx.Entries))
+	}
 	list, entered, edges, err := scanUntrackedEdges(rp, ctx, idx, m, known, progress)
 	if err != nil {
 		return nil, err
+	}
+	if pre != nil {
+		if known, err = pre.Wait(); err != nil {
+			return nil, err
+		}
 	}
 	s, err := scanRange(rp, ctx, idx, 0, len(idx.Entries), known)
 	if err != nil {

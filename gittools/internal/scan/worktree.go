@@ -32,23 +32,38 @@ type Result struct {
 
 // Worktree compares every tracked file with its index entry and, when untracked is set, lists untracked
 // files through the ignore matcher's walk. With untracked, the walk (on walkWorkers+1 goroutines) also proves
-// the tracked files it meets clean from their stat data, through the handle it listed their directory with;
-// scanRange then checks only the rest (index-driven, parallel lstats). It only lstats: content is hashed
-// (through os.Root, never blocking) only for files whose stat data differs from the index or that are racily
-// clean.
+// the tracked files it meets clean from their stat data, through the handle it listed their directory with,
+// unless a Preload does (WorktreeWith); scanRange then checks only the rest (index-driven, parallel
+// lstats). It only lstats: content is hashed (through os.Root, never blocking) only for files whose stat
+// data differs from the index or that are racily clean.
 func Worktree(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, untracked bool, progress func(int)) (*Result, error) {
 	if !untracked {
 		return Tracked(rp, ctx, idx, "")
 	}
+	return WorktreeWith(rp, ctx, idx, nil, progress)
+}
+
+// WorktreeWith is Worktree with untracked files, taking the tracked files' stat data from pre (started
+// on idx; nil: the walk lstats them).
+func WorktreeWith(rp *repo.Repo, ctx context.Context, idx *gitfmt.Index, pre *Preload, progress func(int)) (*Result, error) {
 	defer gcburst.Relax()()
 	m, err := walkMatcher(rp, idx)
 	if err != nil {
 		return nil, err
 	}
-	known := make([]bool, len(idx.Entries))
+	pre = pre.of(idx)
+	var known []bool
+	if pre == nil {
+		known = make([]bool, len(idx.Entries))
+	}
 	list, err := scanUntracked(rp, ctx, idx, m, known, progress)
 	if err != nil {
 		return nil, err
+	}
+	if pre != nil {
+		if known, err = pre.Wait(); err != nil {
+			return nil, err
+		}
 	}
 	s, err := scanRange(rp, ctx, idx, 0, len(idx.Entries), known)
 	if err != nil {

@@ -63,6 +63,18 @@ const maxStatusEntries = 1000
 // kept there, re-examining only what changed since the last call (see scan.Warm).
 func Of(rp *repo.Repo, ctx context.Context, warm *scan.Warm, progress func(int)) (StatusOut, error) {
 	out := StatusOut{Entries: []StatusEntry{}}
+	// The index first: a full scan's lstat of the tracked files starts at once and runs beside the rest
+	// (the branch line, HEAD against the index, the ignore rules, the listing of the directories).
+	idx, idxErr := rp.Index()
+	var pre *scan.Preload
+	if idxErr == nil && (warm == nil || !warm.Valid()) {
+		pctx, cancel := context.WithCancel(ctx)
+		pre = scan.StartPreload(rp, pctx, idx)
+		defer func() { // on an early return too, its goroutines end before the caller lets go of the repository
+			cancel()
+			_, _ = pre.Wait()
+		}()
+	}
 	if err := branchLine(rp, &out); err != nil {
 		return out, err
 	}
@@ -71,10 +83,10 @@ func Of(rp *repo.Repo, ctx context.Context, warm *scan.Warm, progress func(int))
 			return out, err
 		}
 	}
-	idx, err := rp.Index()
-	if err != nil {
-		return out, err
+	if idxErr != nil {
+		return out, idxErr
 	}
+	var err error
 	var staged map[string]byte
 	if warm != nil {
 		staged, err = warm.Staged(rp, ctx, idx)
@@ -86,9 +98,9 @@ func Of(rp *repo.Repo, ctx context.Context, warm *scan.Warm, progress func(int))
 	}
 	var wt *scan.Result
 	if warm != nil {
-		wt, err = warm.Worktree(rp, ctx, idx, progress)
+		wt, err = warm.WorktreeWith(rp, ctx, idx, pre, progress)
 	} else {
-		wt, err = scan.Worktree(rp, ctx, idx, true, progress)
+		wt, err = scan.WorktreeWith(rp, ctx, idx, pre, progress)
 	}
 	if err != nil {
 		return out, err
