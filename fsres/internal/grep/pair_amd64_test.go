@@ -12,14 +12,14 @@ import (
 func pairModes() []pairMode {
 	var modes []pairMode
 	if cpu.X86.HasAVX2 {
-		modes = append(modes, pairMode{"avx2", func(t *testing.T) { setPairVector(t, true, 32) }})
+		modes = append(modes, pairMode{"avx2", func(t testing.TB) { setPairVector(t, true, 32) }})
 	}
 	return append(modes,
-		pairMode{"sse2", func(t *testing.T) { setPairVector(t, false, 16) }},
-		pairMode{"words", func(t *testing.T) { setPairVector(t, false, 0) }})
+		pairMode{"sse2", func(t testing.TB) { setPairVector(t, false, 16) }},
+		pairMode{"words", func(t testing.TB) { setPairVector(t, false, 0) }})
 }
 
-func setPairVector(t *testing.T, avx2 bool, width int) {
+func setPairVector(t testing.TB, avx2 bool, width int) {
 	oldAVX2, oldWidth := useAVX2, pairWidth
 	t.Cleanup(func() { useAVX2, pairWidth = oldAVX2, oldWidth })
 	useAVX2, pairWidth = avx2, width

@@ -6,5 +6,5 @@ import "testing"
 
 // pairModes is the word-wide scan alone: there is no vector filter here.
 func pairModes() []pairMode {
-	return []pairMode{{"words", func(*testing.T) {}}}
+	return []pairMode{{"words", func(testing.TB) {}}}
 }

@@ -86,7 +86,7 @@ func FuzzPairScan(f *testing.F) {
 // pairMode is one way the pair scan can run on this machine.
 type pairMode struct {
 	name string
-	set  func(t *testing.T) // switches to it until the test ends
+	set  func(t testing.TB) // switches to it until the test ends
 }
 
 func randomNeedle(rng *rand.Rand, size int, fold bool) needle {
@@ -128,4 +128,24 @@ func naiveFindASCII(data, lit []byte, fold bool, from int) int {
 		}
 	}
 	return len(data)
+}
+
+// BenchmarkPairScan scans 32 KB of C without "return", which stays in the
+// cache as a file just read does: the filter's own speed.
+func BenchmarkPairScan(b *testing.B) {
+	line := []byte("\tstrbuf_addf(&sb, \"%s: %d\\n\", name, count); /* rturn ruin */\n")
+	data := bytes.Repeat(line, 32<<10/len(line))
+	for _, mode := range pairModes() {
+		b.Run(mode.name, func(b *testing.B) {
+			mode.set(b)
+			n := needle{lit: []byte("return")}
+			n.pair = newPair(n.lit, false)
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if n.pair.scan(&n, data, 0) != len(data) {
+					b.Fatal("false match")
+				}
+			}
+		})
+	}
 }
