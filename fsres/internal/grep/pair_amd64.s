@@ -10,6 +10,9 @@
 // The lanes hold want0, want1, fold0, fold1, each a byte repeated 32 times.
 
 // func pairMaskAVX2(data *byte, n, o0, o1 int, lanes *pairLanes) (at int, mask uint32)
+//
+// Two blocks per step while 64 starts are left (one test for both), then
+// one block.
 TEXT ·pairMaskAVX2(SB), NOSPLIT, $0-52
 	MOVQ data+0(FP), SI
 	MOVQ n+8(FP), CX
@@ -25,8 +28,35 @@ TEXT ·pairMaskAVX2(SB), NOSPLIT, $0-52
 	VMOVDQU 32(DX), Y1
 	VMOVDQU 64(DX), Y2
 	VMOVDQU 96(DX), Y3
+	MOVQ    CX, R11
+	SUBQ    $32, R11 // the last start of two whole blocks
+	JL      avx2one
 
-avx2loop:
+avx2two:
+	VMOVDQU   (R8)(DI*1), Y4
+	VMOVDQU   (R9)(DI*1), Y5
+	VMOVDQU   32(R8)(DI*1), Y6
+	VMOVDQU   32(R9)(DI*1), Y7
+	VPOR      Y2, Y4, Y4
+	VPOR      Y3, Y5, Y5
+	VPOR      Y2, Y6, Y6
+	VPOR      Y3, Y7, Y7
+	VPCMPEQB  Y0, Y4, Y4
+	VPCMPEQB  Y1, Y5, Y5
+	VPCMPEQB  Y0, Y6, Y6
+	VPCMPEQB  Y1, Y7, Y7
+	VPAND     Y4, Y5, Y4
+	VPAND     Y6, Y7, Y6
+	VPOR      Y4, Y6, Y8
+	VPTEST    Y8, Y8
+	JNZ       avx2either
+	ADDQ      $64, DI
+	CMPQ      DI, R11
+	JLE       avx2two
+	CMPQ      DI, CX
+	JG        avx2end
+
+avx2one:
 	VMOVDQU   (R8)(DI*1), Y4
 	VMOVDQU   (R9)(DI*1), Y5
 	VPOR      Y2, Y4, Y4
@@ -39,13 +69,22 @@ avx2loop:
 	JNZ       avx2found
 	ADDQ      $32, DI
 	CMPQ      DI, CX
-	JLE       avx2loop
+	JLE       avx2one
+
+avx2end:
 	VZEROUPPER
 
 avx2none:
 	MOVQ DI, at+40(FP)
 	MOVL $0, mask+48(FP)
 	RET
+
+avx2either:
+	VPMOVMSKB Y4, R10
+	TESTL     R10, R10
+	JNZ       avx2found
+	ADDQ      $32, DI
+	VPMOVMSKB Y6, R10
 
 avx2found:
 	VZEROUPPER
