@@ -45,6 +45,10 @@ type dirOpener struct {
 	baseDir  *os.File // base, opened for openat2 (open_unix.go)
 	baseFD   int      // its descriptor
 	portable bool     // no openat2: every file is opened through its directory
+
+	pDir  string // of the last file looked up among kept texts (contents_linux.go), relative to base
+	pFD   int    // pDir, opened with O_PATH
+	pOpen bool   // pFD is open
 }
 
 // A FileReader reads the file rel whole into buf (grown as needed), as
@@ -76,6 +80,7 @@ func (o *dirOpener) Close() {
 		o.r = nil
 	}
 	o.closeDir()
+	o.closeParent()
 	o.closeBase()
 }
 
