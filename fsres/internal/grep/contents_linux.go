@@ -28,7 +28,7 @@ import (
 // beneath the searched one without following any symlink, and does not
 // follow a symlink itself: a kept text is only served by the path, inside
 // the root, where it was read. Like the trigram index, the texts are
-// dropped after contentIdle without a search that used or kept one.
+// dropped after contentIdle without a search.
 const (
 	contentBudget = 64 << 20 // bytes of kept texts and their entries
 	maxKeptFile   = 1 << 20  // larger files are read each time
@@ -70,21 +70,25 @@ type contentCache struct {
 	hits   atomic.Int64 // texts served, for tests
 	budget int
 
-	mu    sync.Mutex // guards all fields below
+	mu    sync.RWMutex // guards all fields below
 	files map[contentKey]*content
 	bytes int
-	used  time.Time   // the last get that found a text, or put
+	used  time.Time   // the last search's start, or put
 	idle  *time.Timer // drops every text contentIdle after used; nil when none is kept
 }
 
 func (c *contentCache) get(k contentKey) *content {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.files[k]
+}
+
+// touch notes a search starting, which keeps the texts another
+// contentIdle.
+func (c *contentCache) touch() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.files[k]
-	if e != nil {
-		c.used = time.Now()
-	}
-	return e
+	c.used = time.Now()
 }
 
 // expire drops every text if none was used for contentIdle, else waits
@@ -143,7 +147,11 @@ func (c *contentCache) drop(k contentKey) {
 // kept returns the kept text of rel, copied into buf, when the file is
 // still the one it was read from; ok false says to read the file.
 func (o *dirOpener) kept(rel string, limit int64, buf []byte) (data []byte, ok bool, err error) {
-	k := contentKey{o.fsys, path.Join(o.base, rel)}
+	if !o.touched {
+		contents.touch()
+		o.touched = true
+	}
+	k := o.keyOf(rel)
 	e := contents.get(k)
 	if e == nil {
 		return buf, false, nil
@@ -178,7 +186,15 @@ func (o *dirOpener) keep(rel string, st *unix.Stat_t, data []byte, readAt time.T
 	if !time.Unix(st.Mtim.Unix()).Before(settled) || !time.Unix(st.Ctim.Unix()).Before(settled) {
 		return
 	}
-	contents.put(contentKey{o.fsys, path.Join(o.base, rel)}, idOf(st), data)
+	contents.put(o.keyOf(rel), idOf(st), data)
+}
+
+// keyOf returns the key of the file rel: its path from the root.
+func (o *dirOpener) keyOf(rel string) contentKey {
+	if o.base == "." {
+		return contentKey{o.fsys, rel} // clean, as the walk reports it
+	}
+	return contentKey{o.fsys, path.Join(o.base, rel)}
 }
 
 // parent returns a descriptor of the directory dir (relative to the

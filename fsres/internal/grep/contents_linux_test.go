@@ -199,8 +199,8 @@ func TestKeptTextConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// TestKeptTextIdle: texts are dropped contentIdle after the last use, not
-// after the first put.
+// TestKeptTextIdle: texts are dropped contentIdle after the last search
+// started, not after the first put.
 func TestKeptTextIdle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := &contentCache{files: make(map[contentKey]*content), budget: 1 << 20}
@@ -210,10 +210,11 @@ func TestKeptTextIdle(t *testing.T) {
 		if c.get(k) == nil {
 			t.Fatal("dropped before contentIdle")
 		}
-		time.Sleep(contentIdle - time.Minute) // past the put's contentIdle, within the get's
+		c.touch()
+		time.Sleep(contentIdle - time.Minute) // past the put's contentIdle, within the touch's
 		synctest.Wait()
 		if c.get(k) == nil {
-			t.Fatal("dropped although used within contentIdle")
+			t.Fatal("dropped although a search started within contentIdle")
 		}
 		time.Sleep(contentIdle + time.Second)
 		synctest.Wait()

@@ -46,9 +46,10 @@ type dirOpener struct {
 	baseFD   int      // its descriptor
 	portable bool     // no openat2: every file is opened through its directory
 
-	pDir  string // of the last file looked up among kept texts (contents_linux.go), relative to base
-	pFD   int    // pDir, opened with O_PATH
-	pOpen bool   // pFD is open
+	pDir    string // of the last file looked up among kept texts (contents_linux.go), relative to base
+	pFD     int    // pDir, opened with O_PATH
+	pOpen   bool   // pFD is open
+	touched bool   // this search was noted among kept texts' uses
 }
 
 // A FileReader reads the file rel whole into buf (grown as needed), as
