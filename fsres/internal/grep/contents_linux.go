@@ -70,11 +70,12 @@ type contentCache struct {
 	hits   atomic.Int64 // texts served, for tests
 	budget int
 
-	mu    sync.RWMutex // guards all fields below
-	files map[contentKey]*content
-	bytes int
-	used  time.Time   // the last search's start, or put
-	idle  *time.Timer // drops every text contentIdle after used; nil when none is kept
+	mu       sync.RWMutex // guards all fields below
+	files    map[contentKey]*content
+	searched map[*os.Root]bool // roots searched since the texts were last dropped
+	bytes    int
+	used     time.Time   // the last search's start, or put
+	idle     *time.Timer // drops every text contentIdle after used; nil when none is kept
 }
 
 func (c *contentCache) get(k contentKey) *content {
@@ -91,6 +92,27 @@ func (c *contentCache) touch() {
 	c.used = time.Now()
 }
 
+// searchedBefore reports whether root was searched before, and notes that
+// it was. The first search of a root keeps no text: a single grep (the
+// cold one, or an agent's only one) does not pay for copies it will not
+// use.
+func searchedBefore(root *os.Root) bool {
+	return contents.searchedBefore(root)
+}
+
+func (c *contentCache) searchedBefore(root *os.Root) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.searched[root] {
+		return true
+	}
+	if c.searched == nil {
+		c.searched = make(map[*os.Root]bool)
+	}
+	c.searched[root] = true
+	return false
+}
+
 // expire drops every text if none was used for contentIdle, else waits
 // for the rest of that time. It runs on the timer's goroutine.
 func (c *contentCache) expire() {
@@ -102,6 +124,7 @@ func (c *contentCache) expire() {
 		return
 	}
 	clear(c.files)
+	clear(c.searched)
 	c.bytes, c.idle = 0, nil
 }
 
@@ -177,9 +200,10 @@ func (o *dirOpener) kept(rel string, limit int64, buf []byte) (data []byte, ok b
 }
 
 // keep remembers data, just read from the file rel whose fstat is st, if
-// the file is small, text, and older than its read by contentRacy.
+// its root was searched before, and the file is small, text, and older
+// than its read by contentRacy.
 func (o *dirOpener) keep(rel string, st *unix.Stat_t, data []byte, readAt time.Time) {
-	if int64(len(data)) != st.Size || len(data) > maxKeptFile || isBinary(data) {
+	if !o.again || int64(len(data)) != st.Size || len(data) > maxKeptFile || isBinary(data) {
 		return
 	}
 	settled := readAt.Add(-contentRacy)

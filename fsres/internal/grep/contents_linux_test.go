@@ -14,7 +14,8 @@ import (
 )
 
 // keptTree writes files (name → text) below a new directory and returns
-// an opener of it, with texts kept however recent their files.
+// an opener of its second search, with texts kept however recent their
+// files.
 func keptTree(t *testing.T, files map[string]string) (dir string, o *dirOpener) {
 	t.Helper()
 	old := contentRacy
@@ -36,6 +37,7 @@ func keptTree(t *testing.T, files map[string]string) (dir string, o *dirOpener) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
+	DirOpener(r, ".")
 	o = DirOpener(r, ".")().(*dirOpener)
 	t.Cleanup(o.Close)
 	return dir, o
@@ -74,6 +76,27 @@ func TestKeptText(t *testing.T) {
 	}
 	if _, err := o.ReadFile("a.c", 3, nil); !errors.Is(err, errTooLarge) {
 		t.Errorf("kept a.c with limit 3: %v, want errTooLarge", err)
+	}
+}
+
+func TestKeptTextFirstSearch(t *testing.T) {
+	dir, _ := keptTree(t, map[string]string{"a.c": "int a;\n"})
+	dir = filepath.Join(dir, "other")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.c"), []byte("int a;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.OpenRoot(dir) // a root not searched before
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	o := DirOpener(r, ".")().(*dirOpener)
+	defer o.Close()
+	if _, _, kept := readTwice(t, o, "a.c"); kept {
+		t.Error("the first search of a root kept a text")
 	}
 }
 

@@ -3,6 +3,7 @@
 package grep
 
 import (
+	"os"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -18,3 +19,6 @@ func (o *dirOpener) kept(_ string, _ int64, buf []byte) ([]byte, bool, error) {
 func (o *dirOpener) keep(string, *unix.Stat_t, []byte, time.Time) {}
 
 func (o *dirOpener) closeParent() {}
+
+// searchedBefore is false: nothing is kept here.
+func searchedBefore(*os.Root) bool { return false }

@@ -31,7 +31,8 @@ type Opener interface {
 // it opened, so a file costs one openat and files are opened beneath fsys
 // only.
 func DirOpener(fsys *os.Root, base string) func() Opener {
-	return func() Opener { return &dirOpener{fsys: fsys, base: base} }
+	again := searchedBefore(fsys)
+	return func() Opener { return &dirOpener{fsys: fsys, base: base, again: again} }
 }
 
 type dirOpener struct {
@@ -50,6 +51,7 @@ type dirOpener struct {
 	pFD     int    // pDir, opened with O_PATH
 	pOpen   bool   // pFD is open
 	touched bool   // this search was noted among kept texts' uses
+	again   bool   // fsys was searched before: the texts this search reads are kept
 }
 
 // A FileReader reads the file rel whole into buf (grown as needed), as
