@@ -128,28 +128,23 @@ func (c *contentCache) expire() {
 	c.bytes, c.idle = 0, nil
 }
 
-// put keeps a copy of data as the text of k, making room by dropping
-// arbitrary entries (map order) when the budget is spent.
+// put keeps a copy of data as the text of k while the budget allows. A
+// full cache takes nothing more until its texts are dropped as idle: a
+// tree larger than the budget keeps the texts it kept first rather than
+// copying every file it reads in place of another (no hit would pay for
+// those copies).
 func (c *contentCache) put(k contentKey, id fileID, data []byte) {
-	kept := append([]byte(nil), data...)
-	cost := len(kept) + len(k.rel) + entryCost
+	cost := len(data) + len(k.rel) + entryCost
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old := c.files[k]; old != nil {
 		c.bytes -= len(old.data) + len(k.rel) + entryCost
 		delete(c.files, k)
 	}
-	for old, e := range c.files {
-		if c.bytes+cost <= c.budget {
-			break
-		}
-		c.bytes -= len(e.data) + len(old.rel) + entryCost
-		delete(c.files, old)
-	}
 	if c.bytes+cost > c.budget {
 		return
 	}
-	c.files[k] = &content{id: id, data: kept}
+	c.files[k] = &content{id: id, data: append([]byte(nil), data...)}
 	c.bytes += cost
 	c.used = time.Now()
 	if c.idle == nil {

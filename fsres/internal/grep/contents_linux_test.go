@@ -177,8 +177,9 @@ func TestKeptTextEscapes(t *testing.T) {
 func TestKeptTextBudget(t *testing.T) {
 	c := contentCache{files: make(map[contentKey]*content), budget: 10_000}
 	text := bytes.Repeat([]byte("x"), 1000)
+	key := func(i int) contentKey { return contentKey{rel: strings.Repeat("f", i+1)} }
 	for i := range 100 {
-		c.put(contentKey{rel: strings.Repeat("f", i+1)}, fileID{ino: uint64(i)}, text)
+		c.put(key(i), fileID{ino: uint64(i)}, text)
 		if c.bytes > c.budget || c.bytes <= 0 {
 			t.Fatalf("after %d puts: %d bytes kept, budget %d", i+1, c.bytes, c.budget)
 		}
@@ -187,8 +188,12 @@ func TestKeptTextBudget(t *testing.T) {
 	for k, e := range c.files {
 		total += len(e.data) + len(k.rel) + entryCost
 	}
-	if total != c.bytes || len(c.files) == 0 {
-		t.Errorf("%d files of %d bytes, counted %d", len(c.files), total, c.bytes)
+	if total != c.bytes || c.files[key(0)] == nil || c.files[key(99)] != nil {
+		t.Errorf("%d files of %d bytes, counted %d; want the first ones kept", len(c.files), total, c.bytes)
+	}
+	c.put(key(0), fileID{ino: 1000}, text[:10]) // a changed file replaces its old text
+	if e := c.files[key(0)]; e == nil || len(e.data) != 10 {
+		t.Errorf("the changed file's text: %v", e)
 	}
 	c.put(contentKey{rel: "huge"}, fileID{}, make([]byte, 20_000))
 	if c.files[contentKey{rel: "huge"}] != nil || c.bytes > c.budget {
