@@ -31,7 +31,8 @@ type Opener interface {
 // it opened, so a file costs one openat and files are opened beneath fsys
 // only.
 func DirOpener(fsys *os.Root, base string) func() Opener {
-	return func() Opener { return &dirOpener{fsys: fsys, base: base} }
+	again := searchedBefore(fsys)
+	return func() Opener { return &dirOpener{fsys: fsys, base: base, again: again} }
 }
 
 type dirOpener struct {
@@ -45,6 +46,12 @@ type dirOpener struct {
 	baseDir  *os.File // base, opened for openat2 (open_unix.go)
 	baseFD   int      // its descriptor
 	portable bool     // no openat2: every file is opened through its directory
+
+	pDir    string // of the last file looked up among kept texts (contents_linux.go), relative to base
+	pFD     int    // pDir, opened with O_PATH
+	pOpen   bool   // pFD is open
+	touched bool   // this search was noted among kept texts' uses
+	again   bool   // fsys was searched before: the texts this search reads are kept
 }
 
 // A FileReader reads the file rel whole into buf (grown as needed), as
@@ -76,6 +83,7 @@ func (o *dirOpener) Close() {
 		o.r = nil
 	}
 	o.closeDir()
+	o.closeParent()
 	o.closeBase()
 }
 

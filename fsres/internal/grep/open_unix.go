@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -30,10 +31,19 @@ var (
 // not read.
 func (o *dirOpener) ReadFile(rel string, limit int64, buf []byte) ([]byte, error) {
 	if !o.portable {
+		if data, ok, err := o.kept(rel, limit, buf); ok {
+			return data, err
+		}
+		readAt := time.Now()
 		fd, err := o.openBeneath(rel)
 		if err == nil {
 			defer unix.Close(fd)
-			return readFD(fd, limit, buf)
+			var st unix.Stat_t
+			data, err := readFD(fd, limit, buf, &st)
+			if err == nil {
+				o.keep(rel, &st, data, readAt)
+			}
+			return data, err
 		}
 		if !errors.Is(err, errNoBeneath) && !errors.Is(err, errNoOpenat2) {
 			return buf, err
@@ -56,7 +66,8 @@ func (o *dirOpener) ReadFile(rel string, limit int64, buf []byte) ([]byte, error
 		return buf, err
 	}
 	defer unix.Close(fd)
-	return readFD(fd, limit, buf)
+	var st unix.Stat_t
+	return readFD(fd, limit, buf, &st)
 }
 
 // openBeneath opens rel below the searched directory, whose descriptor it
@@ -65,19 +76,28 @@ func (o *dirOpener) openBeneath(rel string) (int, error) {
 	if path.IsAbs(rel) || rel == "" {
 		return -1, os.ErrInvalid
 	}
-	if o.baseDir == nil {
-		d, err := o.fsys.Open(path.Clean("./" + o.base))
-		if err != nil {
-			o.portable = true
-			return -1, errNoOpenat2
-		}
-		o.baseDir, o.baseFD = d, int(d.Fd())
+	if err := o.openBase(); err != nil {
+		return -1, err
 	}
 	fd, err := openBeneath(o.baseFD, rel)
 	if errors.Is(err, errNoOpenat2) {
 		o.portable = true
 	}
 	return fd, err
+}
+
+// openBase opens the searched directory for openat2 on first use.
+func (o *dirOpener) openBase() error {
+	if o.baseDir != nil {
+		return nil
+	}
+	d, err := o.fsys.Open(path.Clean("./" + o.base))
+	if err != nil {
+		o.portable = true
+		return errNoOpenat2
+	}
+	o.baseDir, o.baseFD = d, int(d.Fd())
+	return nil
 }
 
 func openat(dir int, name string) (int, error) {
@@ -90,11 +110,10 @@ func openat(dir int, name string) (int, error) {
 }
 
 // readFD reads the regular file fd, sized first, into buf (grown as
-// needed). A file above limit is not read; one that grows past it while
-// it is read is errTooLarge too.
-func readFD(fd int, limit int64, buf []byte) ([]byte, error) {
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
+// needed), and sets st to its fstat. A file above limit is not read; one
+// that grows past it while it is read is errTooLarge too.
+func readFD(fd int, limit int64, buf []byte, st *unix.Stat_t) ([]byte, error) {
+	if err := unix.Fstat(fd, st); err != nil {
 		return buf, err
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG { // a FIFO swapped in after the walk: opened without blocking, never read

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestDirOpenerReadFile(t *testing.T) {
@@ -112,14 +114,14 @@ func TestReadFDGrownFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Close()
-	got, err := readFD(int(f.Fd()), 1<<20, make([]byte, 0, 4))
+	got, err := readFD(int(f.Fd()), 1<<20, make([]byte, 0, 4), new(unix.Stat_t))
 	if err != nil || string(got) != "abcdefghij" {
 		t.Errorf("readFD = %q, %v; want the whole grown file", got, err)
 	}
 	if _, err := f.Seek(0, 0); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := readFD(int(f.Fd()), 5, nil); !errors.Is(err, errTooLarge) {
+	if got, err := readFD(int(f.Fd()), 5, nil, new(unix.Stat_t)); !errors.Is(err, errTooLarge) {
 		t.Errorf("readFD with limit 5 = %q, %v; want errTooLarge", got, err)
 	}
 }

@@ -1,0 +1,262 @@
+//go:build linux
+
+package grep
+
+import (
+	"log/slog"
+	"os"
+	"path"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/grove-mcp/grove/internal/panics"
+)
+
+// The texts of files searched before are kept, up to contentBudget bytes,
+// so that a later search of the same tree costs a file one fstatat(2) and
+// a copy instead of open, fstat, read and close: on git/git a many-match
+// search reads 37 MB, and the kernel's copy and page-cache lookups were
+// most of its time. A kept text is used only while the file's identity is
+// unchanged: device, inode, size, modification and change times, the
+// test git applies to its index. A file changed in the same clock tick as
+// it was read could keep all of them, so a file whose times are within
+// contentRacy of its read is not kept (as git treats "racily clean"
+// entries). The stat is made relative to the file's directory, opened
+// beneath the searched one without following any symlink, and does not
+// follow a symlink itself: a kept text is only served by the path, inside
+// the root, where it was read. Like the trigram index, the texts are
+// dropped after contentIdle without a search.
+const (
+	contentBudget = 64 << 20 // bytes of kept texts and their entries
+	maxKeptFile   = 1 << 20  // larger files are read each time
+	entryCost     = 160      // bytes an entry costs besides its text: key, map slot, strings
+
+	// contentIdle is the trigram index's idle time (fsres): an agent that
+	// stopped searching gets its memory back as it does the index's.
+	contentIdle = 10 * time.Minute
+)
+
+// contentRacy is how much older than its read a file's times must be for
+// its text to be kept (a variable for tests).
+var contentRacy = 2 * time.Second
+
+var contents = contentCache{files: make(map[contentKey]*content), budget: contentBudget}
+
+type contentKey struct {
+	root *os.Root
+	rel  string // slash-separated, from the root
+}
+
+// fileID is what must be unchanged for a kept text to be used.
+type fileID struct {
+	dev, ino     uint64
+	size         int64
+	mtime, ctime unix.Timespec
+}
+
+func idOf(st *unix.Stat_t) fileID {
+	return fileID{dev: st.Dev, ino: st.Ino, size: st.Size, mtime: st.Mtim, ctime: st.Ctim}
+}
+
+type content struct {
+	id   fileID
+	data []byte
+}
+
+type contentCache struct {
+	hits   atomic.Int64 // texts served, for tests
+	budget int
+
+	mu       sync.RWMutex // guards all fields below
+	files    map[contentKey]*content
+	searched map[*os.Root]bool // roots searched since the texts were last dropped
+	bytes    int
+	used     time.Time   // the last search's start, or put
+	idle     *time.Timer // drops every text contentIdle after used; nil when none is kept
+}
+
+func (c *contentCache) get(k contentKey) *content {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.files[k]
+}
+
+// touch notes a search starting, which keeps the texts another
+// contentIdle.
+func (c *contentCache) touch() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.used = time.Now()
+}
+
+// searchedBefore reports whether root was searched before, and notes that
+// it was. The first search of a root keeps no text: a single grep (the
+// cold one, or an agent's only one) does not pay for copies it will not
+// use.
+func searchedBefore(root *os.Root) bool {
+	return contents.searchedBefore(root)
+}
+
+func (c *contentCache) searchedBefore(root *os.Root) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.searched[root] {
+		return true
+	}
+	if c.searched == nil {
+		c.searched = make(map[*os.Root]bool)
+	}
+	c.searched[root] = true
+	return false
+}
+
+// expire drops every text if none was used for contentIdle, else waits
+// for the rest of that time. It runs on the timer's goroutine.
+func (c *contentCache) expire() {
+	defer panics.Log(slog.Default(), "dropping idle kept texts")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if left := contentIdle - time.Since(c.used); left > 0 {
+		c.idle.Reset(left)
+		return
+	}
+	clear(c.files)
+	clear(c.searched)
+	c.bytes, c.idle = 0, nil
+}
+
+// put keeps a copy of data as the text of k while the budget allows. A
+// full cache takes nothing more until its texts are dropped as idle: a
+// tree larger than the budget keeps the texts it kept first rather than
+// copying every file it reads in place of another (no hit would pay for
+// those copies).
+func (c *contentCache) put(k contentKey, id fileID, data []byte) {
+	cost := len(data) + len(k.rel) + entryCost
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.files[k]; old != nil {
+		c.bytes -= len(old.data) + len(k.rel) + entryCost
+		delete(c.files, k)
+	}
+	if c.bytes+cost > c.budget {
+		return
+	}
+	c.files[k] = &content{id: id, data: append([]byte(nil), data...)}
+	c.bytes += cost
+	c.used = time.Now()
+	if c.idle == nil {
+		c.idle = time.AfterFunc(contentIdle, c.expire)
+	}
+}
+
+// drop forgets k.
+func (c *contentCache) drop(k contentKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.files[k]; old != nil {
+		c.bytes -= len(old.data) + len(k.rel) + entryCost
+		delete(c.files, k)
+	}
+}
+
+// kept returns the kept text of rel, copied into buf, when the file is
+// still the one it was read from; ok false says to read the file.
+func (o *dirOpener) kept(rel string, limit int64, buf []byte) (data []byte, ok bool, err error) {
+	if !o.touched {
+		contents.touch()
+		o.touched = true
+	}
+	k := o.keyOf(rel)
+	e := contents.get(k)
+	if e == nil {
+		return buf, false, nil
+	}
+	dir, name := path.Split(rel)
+	if name == "" || name == "." || name == ".." {
+		return buf, false, nil
+	}
+	dfd, err := o.parent(dir)
+	if err != nil {
+		return buf, false, nil
+	}
+	var st unix.Stat_t
+	if err := fstatat(dfd, name, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || idOf(&st) != e.id {
+		contents.drop(k)
+		return buf, false, nil
+	}
+	if int64(len(e.data)) > limit {
+		return buf, true, errTooLarge
+	}
+	contents.hits.Add(1)
+	return append(buf[:0], e.data...), true, nil
+}
+
+// keep remembers data, just read from the file rel whose fstat is st, if
+// its root was searched before, and the file is small, text, and older
+// than its read by contentRacy.
+func (o *dirOpener) keep(rel string, st *unix.Stat_t, data []byte, readAt time.Time) {
+	if !o.again || int64(len(data)) != st.Size || len(data) > maxKeptFile || isBinary(data) {
+		return
+	}
+	settled := readAt.Add(-contentRacy)
+	if !time.Unix(st.Mtim.Unix()).Before(settled) || !time.Unix(st.Ctim.Unix()).Before(settled) {
+		return
+	}
+	contents.put(o.keyOf(rel), idOf(st), data)
+}
+
+// keyOf returns the key of the file rel: its path from the root.
+func (o *dirOpener) keyOf(rel string) contentKey {
+	if o.base == "." {
+		return contentKey{o.fsys, rel} // clean, as the walk reports it
+	}
+	return contentKey{o.fsys, path.Join(o.base, rel)}
+}
+
+// parent returns a descriptor of the directory dir (relative to the
+// searched one, "" for it), opened beneath it without following symlinks;
+// the worker keeps the last one.
+func (o *dirOpener) parent(dir string) (int, error) {
+	if o.pOpen && dir == o.pDir {
+		return o.pFD, nil
+	}
+	o.closeParent()
+	if err := o.openBase(); err != nil {
+		return -1, err
+	}
+	how := unix.OpenHow{
+		Flags:   unix.O_PATH | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	p := path.Clean("./" + dir)
+	for {
+		fd, err := unix.Openat2(o.baseFD, p, &how)
+		if err == unix.EINTR || err == unix.EAGAIN {
+			continue
+		}
+		if err != nil {
+			return -1, err
+		}
+		o.pOpen, o.pDir, o.pFD = true, dir, fd
+		return fd, nil
+	}
+}
+
+func (o *dirOpener) closeParent() {
+	if o.pOpen {
+		unix.Close(o.pFD)
+		o.pOpen = false
+	}
+}
+
+func fstatat(dir int, name string, st *unix.Stat_t) error {
+	for {
+		err := unix.Fstatat(dir, name, st, unix.AT_SYMLINK_NOFOLLOW)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}

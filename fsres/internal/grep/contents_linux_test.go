@@ -1,0 +1,255 @@
+package grep
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// keptTree writes files (name → text) below a new directory and returns
+// an opener of its second search, with texts kept however recent their
+// files.
+func keptTree(t *testing.T, files map[string]string) (dir string, o *dirOpener) {
+	t.Helper()
+	old := contentRacy
+	t.Cleanup(func() { contentRacy = old })
+	contentRacy = 0
+	dir = t.TempDir()
+	root := filepath.Join(dir, "root")
+	for name, text := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	DirOpener(r, ".")
+	o = DirOpener(r, ".")().(*dirOpener)
+	t.Cleanup(o.Close)
+	return dir, o
+}
+
+// readTwice reads rel and reports whether the second read was served
+// from the kept text.
+func readTwice(t *testing.T, o *dirOpener, rel string) (first, second string, kept bool) {
+	t.Helper()
+	a, err := o.ReadFile(rel, 1<<20, nil)
+	if err != nil {
+		t.Fatalf("first read of %s: %v", rel, err)
+	}
+	hits := contents.hits.Load()
+	b, err := o.ReadFile(rel, 1<<20, nil)
+	if err != nil {
+		t.Fatalf("second read of %s: %v", rel, err)
+	}
+	return string(a), string(b), contents.hits.Load() > hits
+}
+
+func TestKeptText(t *testing.T) {
+	_, o := keptTree(t, map[string]string{"a.c": "int a;\n", "sub/b.c": "return b;\n", "bin": "x\x00y"})
+	for _, tt := range []struct {
+		rel, want string
+		kept      bool
+	}{
+		{"a.c", "int a;\n", true},
+		{"sub/b.c", "return b;\n", true},
+		{"bin", "x\x00y", false}, // binary: searched no further, not worth keeping
+	} {
+		first, second, kept := readTwice(t, o, tt.rel)
+		if first != tt.want || second != tt.want || kept != tt.kept {
+			t.Errorf("%s: read %q then %q (kept %v), want %q (kept %v)", tt.rel, first, second, kept, tt.want, tt.kept)
+		}
+	}
+	if _, err := o.ReadFile("a.c", 3, nil); !errors.Is(err, errTooLarge) {
+		t.Errorf("kept a.c with limit 3: %v, want errTooLarge", err)
+	}
+}
+
+func TestKeptTextFirstSearch(t *testing.T) {
+	dir, _ := keptTree(t, map[string]string{"a.c": "int a;\n"})
+	dir = filepath.Join(dir, "other")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a.c"), []byte("int a;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.OpenRoot(dir) // a root not searched before
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	o := DirOpener(r, ".")().(*dirOpener)
+	defer o.Close()
+	if _, _, kept := readTwice(t, o, "a.c"); kept {
+		t.Error("the first search of a root kept a text")
+	}
+}
+
+func TestKeptTextRecentFile(t *testing.T) {
+	_, o := keptTree(t, map[string]string{"a.c": "int a;\n"})
+	contentRacy = time.Hour
+	if _, _, kept := readTwice(t, o, "a.c"); kept {
+		t.Error("a file changed within contentRacy of its read was kept")
+	}
+}
+
+// TestKeptTextChanged: a file rewritten with a text of the same size is
+// read again, once its change time has moved on.
+func TestKeptTextChanged(t *testing.T) {
+	dir, o := keptTree(t, map[string]string{"a.c": "int a;\n"})
+	p := filepath.Join(dir, "root", "a.c")
+	if _, _, kept := readTwice(t, o, "a.c"); !kept {
+		t.Fatal("a.c was not kept")
+	}
+	before := ctime(t, p)
+	for deadline := time.Now().Add(10 * time.Second); ctime(t, p) == before; {
+		if time.Now().After(deadline) {
+			t.Fatal("the change time never moved")
+		}
+		if err := os.WriteFile(p, []byte("int b;\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := o.ReadFile("a.c", 1<<20, nil); err != nil || string(got) != "int b;\n" {
+		t.Errorf("after the rewrite: %q, %v; want the new text", got, err)
+	}
+}
+
+func ctime(t *testing.T, p string) syscall.Timespec {
+	var st syscall.Stat_t
+	if err := syscall.Stat(p, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Ctim
+}
+
+// TestKeptTextEscapes: a kept file is not served by a path that now leads
+// out of the root through a symlink, nor once a FIFO replaces it.
+func TestKeptTextEscapes(t *testing.T) {
+	dir, o := keptTree(t, map[string]string{"sub/deep/b.c": "return b;\n", "c.c": "int c;\n"})
+	for _, rel := range []string{"sub/deep/b.c", "c.c"} {
+		if _, _, kept := readTwice(t, o, rel); !kept {
+			t.Fatalf("%s was not kept", rel)
+		}
+	}
+	root := filepath.Join(dir, "root")
+	if err := os.Rename(filepath.Join(root, "sub"), filepath.Join(dir, "outside")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "outside"), filepath.Join(root, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "c.c")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(root, "c.c"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.Close() // a new search: its directories are opened anew
+	o = DirOpener(o.fsys, ".")().(*dirOpener)
+	defer o.Close()
+	hits := contents.hits.Load()
+	for _, rel := range []string{"sub/deep/b.c", "c.c"} {
+		if got, err := o.ReadFile(rel, 1<<20, nil); err == nil {
+			t.Errorf("%s: read %q, want an error", rel, got)
+		}
+	}
+	if contents.hits.Load() != hits {
+		t.Error("a kept text was served")
+	}
+}
+
+func TestKeptTextBudget(t *testing.T) {
+	c := contentCache{files: make(map[contentKey]*content), budget: 10_000}
+	text := bytes.Repeat([]byte("x"), 1000)
+	key := func(i int) contentKey { return contentKey{rel: strings.Repeat("f", i+1)} }
+	for i := range 100 {
+		c.put(key(i), fileID{ino: uint64(i)}, text)
+		if c.bytes > c.budget || c.bytes <= 0 {
+			t.Fatalf("after %d puts: %d bytes kept, budget %d", i+1, c.bytes, c.budget)
+		}
+	}
+	total := 0
+	for k, e := range c.files {
+		total += len(e.data) + len(k.rel) + entryCost
+	}
+	if total != c.bytes || c.files[key(0)] == nil || c.files[key(99)] != nil {
+		t.Errorf("%d files of %d bytes, counted %d; want the first ones kept", len(c.files), total, c.bytes)
+	}
+	c.put(key(0), fileID{ino: 1000}, text[:10]) // a changed file replaces its old text
+	if e := c.files[key(0)]; e == nil || len(e.data) != 10 {
+		t.Errorf("the changed file's text: %v", e)
+	}
+	c.put(contentKey{rel: "huge"}, fileID{}, make([]byte, 20_000))
+	if c.files[contentKey{rel: "huge"}] != nil || c.bytes > c.budget {
+		t.Errorf("a text above the budget was kept (%d bytes)", c.bytes)
+	}
+}
+
+// TestKeptTextConcurrent reads the same files from two openers at once
+// (run with -race).
+func TestKeptTextConcurrent(t *testing.T) {
+	files := map[string]string{}
+	for i := range 50 {
+		files[filepath.Join("d", strings.Repeat("n", i+1)+".c")] = strings.Repeat("return x;\n", i+1)
+	}
+	_, o := keptTree(t, files)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			w := DirOpener(o.fsys, ".")()
+			defer w.Close()
+			for range 3 {
+				for rel, want := range files {
+					got, err := w.(FileReader).ReadFile(rel, 1<<20, nil)
+					if err != nil || string(got) != want {
+						t.Errorf("%s: %q, %v", rel, got, err)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestKeptTextIdle: texts are dropped contentIdle after the last search
+// started, not after the first put.
+func TestKeptTextIdle(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := &contentCache{files: make(map[contentKey]*content), budget: 1 << 20}
+		k := contentKey{rel: "a.c"}
+		c.put(k, fileID{}, []byte("int a;\n"))
+		time.Sleep(contentIdle - time.Minute)
+		if c.get(k) == nil {
+			t.Fatal("dropped before contentIdle")
+		}
+		c.touch()
+		time.Sleep(contentIdle - time.Minute) // past the put's contentIdle, within the touch's
+		synctest.Wait()
+		if c.get(k) == nil {
+			t.Fatal("dropped although a search started within contentIdle")
+		}
+		time.Sleep(contentIdle + time.Second)
+		synctest.Wait()
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if len(c.files) != 0 || c.bytes != 0 || c.idle != nil {
+			t.Errorf("after contentIdle unused: %d files, %d bytes kept", len(c.files), c.bytes)
+		}
+	})
+}

@@ -1,0 +1,24 @@
+//go:build unix && !linux
+
+package grep
+
+import (
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Texts are kept only where openat2 lets a kept one be checked beneath the
+// searched directory (contents_linux.go).
+
+func (o *dirOpener) kept(_ string, _ int64, buf []byte) ([]byte, bool, error) {
+	return buf, false, nil
+}
+
+func (o *dirOpener) keep(string, *unix.Stat_t, []byte, time.Time) {}
+
+func (o *dirOpener) closeParent() {}
+
+// searchedBefore is false: nothing is kept here.
+func searchedBefore(*os.Root) bool { return false }
