@@ -47,6 +47,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -87,9 +88,10 @@ type Files struct {
 	log  *slog.Logger
 	key  []byte // signs resources/list cursors; random per process
 
-	mu       sync.Mutex                 // guards matchers and rules
+	mu       sync.Mutex                 // guards matchers, rules and kept
 	matchers map[string]*ignore.Matcher // by root path
 	rules    map[string]stamp.Stamp     // rule files streamed listings rely on, by root path and name (see freshRules)
+	kept     map[string]*os.Root        // the handles grep keeps texts for (keepTexts), by root path
 
 	pages segments // of recent resources/list walks
 
@@ -283,8 +285,11 @@ func (f *Files) useIndex(ctx context.Context, base roots.Loc, single bool, keep 
 	}
 	c, err := f.grams.Search(ctx, base.Root.Path, trigram.DirTree{FS: base.FS(), Matcher: m, MaxRead: f.opts.MaxReadBytes}, q)
 	if c == nil || err != nil {
+		f.keepTexts(base.Root.Path, base.FS(), 0)
 		return err
 	}
+	text, index := c.Sizes()
+	f.keepTexts(base.Root.Path, base.FS(), text/2-index)
 	prefix := ""
 	if base.Rel != "." {
 		prefix = base.Rel + "/"
@@ -305,6 +310,33 @@ func (f *Files) useIndex(ctx context.Context, base roots.Loc, single bool, keep 
 	return nil
 }
 
+// keepTexts lets grep keep texts of root's files (grep.KeepTexts) up to budget: what the root's
+// trigram index leaves of half the text it indexes, the bound of the index's memory, so that the
+// index and the texts together stay within it; none while there is no index. A handle the root
+// had before (its roots changed) keeps nothing more.
+func (f *Files) keepTexts(root string, fsys *os.Root, budget int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if old := f.kept[root]; old != nil && old != fsys {
+		grep.KeepTexts(old, 0)
+	}
+	if f.kept == nil {
+		f.kept = make(map[string]*os.Root)
+	}
+	f.kept[root] = fsys
+	grep.KeepTexts(fsys, max(budget, 0))
+}
+
+// keptBytes returns the memory grep's kept texts of root hold.
+func (f *Files) keptBytes(root string) int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if fsys := f.kept[root]; fsys != nil {
+		return grep.KeptBytes(fsys)
+	}
+	return 0
+}
+
 // WaitGrepIndex waits until the trigram index of the directory root is ready, or its build ended
 // without one, or ctx ends; it reports whether the index is ready. For tests and benchmarks.
 func (f *Files) WaitGrepIndex(ctx context.Context, root string) bool {
@@ -318,6 +350,7 @@ type GrepIndex struct {
 	Skipped   int           `json:"skipped,omitempty" jsonschema:"binary files and files above the size limit, not indexed"`
 	TextBytes int64         `json:"text_bytes,omitempty" jsonschema:"bytes of the text indexed"`
 	Bytes     int64         `json:"bytes,omitempty" jsonschema:"memory the index holds"`
+	KeptBytes int64         `json:"kept_bytes,omitempty" jsonschema:"memory holding texts of small files for later searches; with bytes, at most half of text_bytes"`
 	BuildTime time.Duration `json:"-"`
 }
 
@@ -329,7 +362,7 @@ func (f *Files) GrepIndexes() map[string]GrepIndex {
 	out := map[string]GrepIndex{}
 	for _, st := range f.grams.Stats() {
 		out[st.Root] = GrepIndex{State: st.State, Files: st.Files, Skipped: st.Skipped, TextBytes: st.TextBytes,
-			Bytes: st.Bytes, BuildTime: st.BuildTime}
+			Bytes: st.Bytes, KeptBytes: f.keptBytes(st.Root), BuildTime: st.BuildTime}
 	}
 	return out
 }

@@ -101,8 +101,12 @@ func (o ListRootsOut) text() string {
 		}
 		fmt.Fprintf(&b, "%s (%s, from %s%s)\n", r.Path, kind, r.Source, git)
 		if ix := r.GrepIndex; ix != nil {
-			fmt.Fprintf(&b, "  grep index: %s, %d files, %.1f MiB of text in %.1f MiB of memory\n", ix.State, ix.Files,
+			fmt.Fprintf(&b, "  grep index: %s, %d files, %.1f MiB of text in %.1f MiB of memory", ix.State, ix.Files,
 				float64(ix.TextBytes)/(1<<20), float64(ix.Bytes)/(1<<20))
+			if ix.KeptBytes > 0 {
+				fmt.Fprintf(&b, ", and %.1f MiB of small files' texts kept", float64(ix.KeptBytes)/(1<<20))
+			}
+			b.WriteByte('\n')
 		}
 	}
 	for _, d := range o.Ignored {

@@ -29,9 +29,16 @@ import (
 // follow a symlink itself: a kept text is only served by the path, inside
 // the root, where it was read. Like the trigram index, the texts are
 // dropped after contentIdle without a search.
+//
+// A root keeps texts only up to the budget its caller gives it
+// ([KeepTexts]: fsres gives what the root's trigram index leaves of half
+// the text it indexes, the bound issue 21 sets for the index's memory),
+// and only of small files: a kept text saves a file four system calls
+// whatever its size, while its copy costs what the kernel's did, so a
+// budget goes furthest on many small files.
 const (
-	contentBudget = 64 << 20 // bytes of kept texts and their entries
-	maxKeptFile   = 1 << 20  // larger files are read each time
+	contentBudget = 64 << 20 // bytes of kept texts and their entries, all roots together
+	maxKeptFile   = 64 << 10 // larger files are read each time
 	entryCost     = 160      // bytes an entry costs besides its text: key, map slot, strings
 
 	// contentIdle is the trigram index's idle time (fsres): an agent that
@@ -72,6 +79,8 @@ type contentCache struct {
 
 	mu       sync.RWMutex // guards all fields below
 	files    map[contentKey]*content
+	budgets  map[*os.Root]int  // KeepTexts's, by root; a root without one keeps nothing
+	perRoot  map[*os.Root]int  // bytes kept, by root
 	searched map[*os.Root]bool // roots searched since the texts were last dropped
 	bytes    int
 	used     time.Time   // the last search's start, or put
@@ -124,6 +133,7 @@ func (c *contentCache) expire() {
 		return
 	}
 	clear(c.files)
+	clear(c.perRoot)
 	clear(c.searched)
 	c.bytes, c.idle = 0, nil
 }
@@ -137,15 +147,16 @@ func (c *contentCache) put(k contentKey, id fileID, data []byte) {
 	cost := len(data) + len(k.rel) + entryCost
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old := c.files[k]; old != nil {
-		c.bytes -= len(old.data) + len(k.rel) + entryCost
-		delete(c.files, k)
-	}
-	if c.bytes+cost > c.budget {
+	c.dropLocked(k)
+	if c.bytes+cost > c.budget || c.perRoot[k.root]+cost > c.budgets[k.root] {
 		return
 	}
 	c.files[k] = &content{id: id, data: append([]byte(nil), data...)}
 	c.bytes += cost
+	if c.perRoot == nil {
+		c.perRoot = make(map[*os.Root]int)
+	}
+	c.perRoot[k.root] += cost
 	c.used = time.Now()
 	if c.idle == nil {
 		c.idle = time.AfterFunc(contentIdle, c.expire)
@@ -156,10 +167,54 @@ func (c *contentCache) put(k contentKey, id fileID, data []byte) {
 func (c *contentCache) drop(k contentKey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.dropLocked(k)
+}
+
+func (c *contentCache) dropLocked(k contentKey) {
 	if old := c.files[k]; old != nil {
-		c.bytes -= len(old.data) + len(k.rel) + entryCost
+		cost := len(old.data) + len(k.rel) + entryCost
+		c.bytes -= cost
+		if c.perRoot[k.root] -= cost; c.perRoot[k.root] <= 0 {
+			delete(c.perRoot, k.root)
+		}
 		delete(c.files, k)
 	}
+}
+
+// KeepTexts sets how many bytes of texts, entries included, searches of
+// the root fsys may keep; the root's texts beyond it are dropped (0 drops
+// them all and keeps none).
+func KeepTexts(fsys *os.Root, budget int64) {
+	contents.keepTexts(fsys, int(min(budget, contentBudget)))
+}
+
+func (c *contentCache) keepTexts(root *os.Root, budget int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if budget <= 0 {
+		delete(c.budgets, root)
+	} else {
+		if c.budgets == nil {
+			c.budgets = make(map[*os.Root]int)
+		}
+		c.budgets[root] = budget
+	}
+	for k := range c.files {
+		if c.perRoot[root] <= max(budget, 0) {
+			return
+		}
+		if k.root == root {
+			c.dropLocked(k)
+		}
+	}
+}
+
+// KeptBytes returns the memory the texts kept for the root fsys hold,
+// entries included.
+func KeptBytes(fsys *os.Root) int64 {
+	contents.mu.RLock()
+	defer contents.mu.RUnlock()
+	return int64(contents.perRoot[fsys])
 }
 
 // kept returns the kept text of rel, copied into buf, when the file is

@@ -3,6 +3,7 @@ package grep
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,8 @@ func keptTree(t *testing.T, files map[string]string) (dir string, o *dirOpener) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.Close() })
+	KeepTexts(r, contentBudget)
+	t.Cleanup(func() { KeepTexts(r, 0) })
 	DirOpener(r, ".")
 	o = DirOpener(r, ".")().(*dirOpener)
 	t.Cleanup(o.Close)
@@ -175,7 +178,7 @@ func TestKeptTextEscapes(t *testing.T) {
 }
 
 func TestKeptTextBudget(t *testing.T) {
-	c := contentCache{files: make(map[contentKey]*content), budget: 10_000}
+	c := contentCache{files: make(map[contentKey]*content), budget: 10_000, budgets: map[*os.Root]int{nil: 1 << 20}}
 	text := bytes.Repeat([]byte("x"), 1000)
 	key := func(i int) contentKey { return contentKey{rel: strings.Repeat("f", i+1)} }
 	for i := range 100 {
@@ -231,7 +234,7 @@ func TestKeptTextConcurrent(t *testing.T) {
 // started, not after the first put.
 func TestKeptTextIdle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c := &contentCache{files: make(map[contentKey]*content), budget: 1 << 20}
+		c := &contentCache{files: make(map[contentKey]*content), budget: 1 << 20, budgets: map[*os.Root]int{nil: 1 << 20}}
 		k := contentKey{rel: "a.c"}
 		c.put(k, fileID{}, []byte("int a;\n"))
 		time.Sleep(contentIdle - time.Minute)
@@ -252,4 +255,47 @@ func TestKeptTextIdle(t *testing.T) {
 			t.Errorf("after contentIdle unused: %d files, %d bytes kept", len(c.files), c.bytes)
 		}
 	})
+}
+
+// A root keeps texts up to the budget KeepTexts gives it, one without a
+// budget keeps none, a lowered budget drops the root's texts beyond it
+// (and no other root's), and KeptBytes counts what is kept.
+func TestKeptTextRootBudget(t *testing.T) {
+	var a, b os.Root // distinct keys; never opened
+	c := contentCache{files: make(map[contentKey]*content), budget: 1 << 20}
+	text := bytes.Repeat([]byte("x"), 1000)
+	cost := len(text) + 2 + entryCost
+	put := func(r *os.Root, i int) { c.put(contentKey{root: r, rel: fmt.Sprintf("%02d", i)}, fileID{}, text) }
+	for i := range 10 {
+		put(&a, i)
+	}
+	if len(c.files) != 0 {
+		t.Fatalf("%d texts kept for a root without a budget", len(c.files))
+	}
+	c.keepTexts(&a, 5*cost)
+	c.keepTexts(&b, 5*cost)
+	for i := range 10 {
+		put(&a, i)
+		put(&b, i)
+	}
+	if c.perRoot[&a] != 5*cost || c.perRoot[&b] != 5*cost || c.bytes != 10*cost {
+		t.Fatalf("kept %d and %d bytes (%d in all), want %d each", c.perRoot[&a], c.perRoot[&b], c.bytes, 5*cost)
+	}
+	c.keepTexts(&a, 2*cost)
+	if c.perRoot[&a] > 2*cost || c.perRoot[&b] != 5*cost {
+		t.Errorf("after lowering a's budget: a %d, b %d bytes", c.perRoot[&a], c.perRoot[&b])
+	}
+	c.keepTexts(&b, 0)
+	if c.perRoot[&b] != 0 || c.bytes != c.perRoot[&a] {
+		t.Errorf("after b's budget went: b %d bytes, %d in all", c.perRoot[&b], c.bytes)
+	}
+	n := 0
+	for k := range c.files {
+		if k.root == &b {
+			n++
+		}
+	}
+	if n != 0 {
+		t.Errorf("%d of b's texts left", n)
+	}
 }

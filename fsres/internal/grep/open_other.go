@@ -13,3 +13,9 @@ func (o *dirOpener) closeParent() {}
 
 // searchedBefore is false: nothing is kept here.
 func searchedBefore(*os.Root) bool { return false }
+
+// KeepTexts does nothing: no text is kept here.
+func KeepTexts(*os.Root, int64) {}
+
+// KeptBytes is 0: no text is kept here.
+func KeptBytes(*os.Root) int64 { return 0 }

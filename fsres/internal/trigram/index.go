@@ -79,6 +79,14 @@ func (x *Index) statsLocked() Stats {
 	return st
 }
 
+// Sizes returns the bytes of the text indexed and the memory the index holds (Stats' TextBytes
+// and Bytes), in constant time.
+func (x *Index) Sizes() (text, bytes int64) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.text, x.bytesLocked()
+}
+
 // bytesLocked is the memory estimate of Stats, in constant time.
 // Bytes is Stats().Bytes, without counting the files.
 func (x *Index) Bytes() int64 {
@@ -237,6 +245,9 @@ type Candidates struct {
 	n    uint32   // ids at query time; later ones are unknown to the answer
 	bits []uint64 // by id: a candidate, or a skipped file
 }
+
+// Sizes is the Sizes of the index the candidates come from.
+func (c *Candidates) Sizes() (text, bytes int64) { return c.x.Sizes() }
 
 // Candidates evaluates q.
 func (x *Index) Candidates(q *Query) *Candidates {
