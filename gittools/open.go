@@ -44,7 +44,7 @@ func (r *Repos) openHistory(ctx context.Context, sc *roots.Scope, repoPath strin
 			return nil, nil, err
 		}
 	}
-	rp, err := r.cached(sc, d)
+	rp, opened, err := r.cached(sc, d)
 	if rf := (*gitfmt.RefusedFile)(nil); errors.As(err, &rf) {
 		return nil, nil, err // the repository is there and allowed; the client may learn why it is refused
 	}
@@ -55,7 +55,13 @@ func (r *Repos) openHistory(ctx context.Context, sc *roots.Scope, repoPath strin
 	if !known {
 		r.repos.Remember(rp, sc, key, d, began)
 	}
-	if err := rp.LockContext(ctx); err != nil {
+	err = rp.LockContext(ctx)
+	if opened {
+		// Its warm-up waits for rp's lock: started once this call holds it (or gave up), it runs after the
+		// call instead of taking the lock first and holding the call up while it loads the pack indexes.
+		r.warmUp(rp)
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	rp.Loc, rp.Scope = d.Loc, sc
@@ -83,22 +89,21 @@ func impliedRepo(sc *roots.Scope, repoPath string, paths ...string) string {
 	return ""
 }
 
-// cached returns the repository for d, opening it on first use (and starting its warm-up then).
-func (r *Repos) cached(sc *roots.Scope, d repo.Found) (*repo.Repo, error) {
+// cached returns the repository for d, opening it on first use; opened reports that it did, and then the
+// caller starts its warm-up (warmUp).
+func (r *Repos) cached(sc *roots.Scope, d repo.Found) (rp *repo.Repo, opened bool, err error) {
 	r.mu.Lock()
 	closed := r.closed
 	r.mu.Unlock()
 	if closed {
-		return nil, repo.ErrClosed
+		return nil, false, repo.ErrClosed
 	}
-	rp, opened, err := r.repos.Get(sc, d, repo.Options{Logger: r.log, MaxRead: r.maxRead()})
-	if err != nil {
-		return nil, err
-	}
-	if opened {
-		r.backgroundOpen("loading the pack index of "+d.Worktree, func() { rp.Warm(r.stop) })
-	}
-	return rp, nil
+	return r.repos.Get(sc, d, repo.Options{Logger: r.log, MaxRead: r.maxRead()})
+}
+
+// warmUp loads rp's pack indexes and HEAD's commit in the background (repo.Repo.Warm), under rp's lock.
+func (r *Repos) warmUp(rp *repo.Repo) {
+	r.backgroundOpen("loading the pack index of "+rp.Worktree, func() { rp.Warm(r.stop) })
 }
 
 // Invalidate drops the derived caches of the repository whose worktree is (or contains) worktree.

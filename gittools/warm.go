@@ -29,7 +29,7 @@ func (r *Repos) background(what string, f func()) {
 	})
 }
 
-// warmDir opens dir's repository (cached starts its warm-up when it opens it for the first time) and computes
+// warmDir opens dir's repository (and starts its warm-up when it opens it for the first time) and computes
 // its status ahead of the first git_status (prescan).
 func (r *Repos) warmDir(sc *roots.Scope, dir string) {
 	select {
@@ -42,10 +42,13 @@ func (r *Repos) warmDir(sc *roots.Scope, dir string) {
 		r.log.Debug("not warming: no repository", "dir", dir, "err", err)
 		return
 	}
-	rp, err := r.cached(sc, d)
+	rp, opened, err := r.cached(sc, d)
 	if err != nil {
 		r.log.Debug("warming repository failed", "dir", dir, "err", err)
 		return
+	}
+	if opened {
+		r.warmUp(rp)
 	}
 	r.prescan(rp)
 }

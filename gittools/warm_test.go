@@ -80,3 +80,25 @@ func warmRepos(r *Repos) int {
 	}
 	return n
 }
+
+// A call that opens a repository holds its lock before the warm-up it starts, which runs once the call lets go.
+func TestWarmUpAfterTheCall(t *testing.T) {
+	f := newFixture(t)
+	f.write("a.txt", "a\n")
+	f.commit("initial")
+	r, sc := f.repos()
+	defer r.Close()
+	rp, unlock, err := r.open(testCtx(t), sc, f.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warmed := rp.Warmed // read under the call's lock
+	unlock()
+	if warmed {
+		t.Error("the warm-up ran before the call that opened the repository had it")
+	}
+	r.wg.Wait()
+	if n := warmRepos(r); n != 1 {
+		t.Errorf("warmed %d repositories after the call, want 1", n)
+	}
+}
