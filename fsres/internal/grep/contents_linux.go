@@ -70,12 +70,14 @@ type contentCache struct {
 	hits   atomic.Int64 // texts served, for tests
 	budget int
 
-	mu       sync.RWMutex // guards all fields below
+	mu       sync.RWMutex // guards all fields below, and the bytes of arena
 	files    map[contentKey]*content
 	searched map[*os.Root]bool // roots searched since the texts were last dropped
-	bytes    int
-	used     time.Time   // the last search's start, or put
-	idle     *time.Timer // drops every text contentIdle after used; nil when none is kept
+	bytes    int               // of the kept texts and their entries
+	arena    []byte            // where the texts are: budget bytes mapped on the first put, outside the Go heap
+	end      int               // arena bytes handed out (a text replaced keeps its space until all are dropped)
+	used     time.Time         // the last search's start, or put
+	idle     *time.Timer       // drops every text contentIdle after used; nil when none is kept
 }
 
 func (c *contentCache) get(k contentKey) *content {
@@ -125,14 +127,19 @@ func (c *contentCache) expire() {
 	}
 	clear(c.files)
 	clear(c.searched)
-	c.bytes, c.idle = 0, nil
+	if c.end > 0 {
+		unix.Madvise(c.arena[:c.end], unix.MADV_DONTNEED) // the pages go back; the mapping stays for the next texts
+	}
+	c.bytes, c.end, c.idle = 0, 0, nil
 }
 
 // put keeps a copy of data as the text of k while the budget allows. A
 // full cache takes nothing more until its texts are dropped as idle: a
 // tree larger than the budget keeps the texts it kept first rather than
 // copying every file it reads in place of another (no hit would pay for
-// those copies).
+// those copies). The copies go to one anonymous mapping rather than the
+// Go heap, where the collector would let garbage grow to twice their size
+// before each cycle: the process's memory grows by the texts kept.
 func (c *contentCache) put(k contentKey, id fileID, data []byte) {
 	cost := len(data) + len(k.rel) + entryCost
 	c.mu.Lock()
@@ -141,15 +148,36 @@ func (c *contentCache) put(k contentKey, id fileID, data []byte) {
 		c.bytes -= len(old.data) + len(k.rel) + entryCost
 		delete(c.files, k)
 	}
-	if c.bytes+cost > c.budget {
+	if c.arena == nil {
+		m, err := unix.Mmap(-1, 0, c.budget, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS|unix.MAP_NORESERVE)
+		if err != nil {
+			return
+		}
+		c.arena = m
+	}
+	if c.bytes+cost > c.budget || c.end+len(data) > len(c.arena) {
 		return
 	}
-	c.files[k] = &content{id: id, data: append([]byte(nil), data...)}
+	text := c.arena[c.end : c.end+len(data) : c.end+len(data)]
+	copy(text, data)
+	c.end += len(data)
+	c.files[k] = &content{id: id, data: text}
 	c.bytes += cost
 	c.used = time.Now()
 	if c.idle == nil {
 		c.idle = time.AfterFunc(contentIdle, c.expire)
 	}
+}
+
+// copyTo appends the text of e, if it is still k's, to buf[:0]. The copy
+// is made under the lock: the arena's bytes are reused once dropped.
+func (c *contentCache) copyTo(k contentKey, e *content, buf []byte) ([]byte, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.files[k] != e {
+		return buf, false
+	}
+	return append(buf[:0], e.data...), true
 }
 
 // drop forgets k.
@@ -190,8 +218,11 @@ func (o *dirOpener) kept(rel string, limit int64, buf []byte) (data []byte, ok b
 	if int64(len(e.data)) > limit {
 		return buf, true, errTooLarge
 	}
-	contents.hits.Add(1)
-	return append(buf[:0], e.data...), true, nil
+	data, ok = contents.copyTo(k, e, buf)
+	if ok {
+		contents.hits.Add(1)
+	}
+	return data, ok, nil
 }
 
 // keep remembers data, just read from the file rel whose fstat is st, if
