@@ -250,9 +250,13 @@ func TestKeptTextIdle(t *testing.T) {
 		time.Sleep(contentIdle + time.Second)
 		synctest.Wait()
 		c.mu.Lock()
-		defer c.mu.Unlock()
-		if len(c.files) != 0 || c.bytes != 0 || c.idle != nil {
+		if len(c.files) != 0 || c.bytes != 0 || len(c.perRoot) != 0 || c.idle != nil {
 			t.Errorf("after contentIdle unused: %d files, %d bytes kept", len(c.files), c.bytes)
+		}
+		c.mu.Unlock()
+		c.put(k, fileID{}, []byte("int b;\n")) // kept again after the drop
+		if e := c.get(k); e == nil || string(e.data) != "int b;\n" {
+			t.Errorf("a text kept after the drop: %v", e)
 		}
 	})
 }

@@ -29,7 +29,8 @@ type Opener interface {
 // DirOpener returns openers of files below the directory base
 // (slash-separated, "." for the top) of fsys. Each keeps the last directory
 // it opened, so a file costs one openat and files are opened beneath fsys
-// only.
+// only. Each call of DirOpener is one search: from a root's second on,
+// the texts read are kept for the next (contents_linux.go).
 func DirOpener(fsys *os.Root, base string) func() Opener {
 	again := searchedBefore(fsys)
 	return func() Opener { return &dirOpener{fsys: fsys, base: base, again: again} }

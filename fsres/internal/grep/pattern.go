@@ -11,12 +11,15 @@
 //
 // A search reads each file whole with one sized read into a pooled buffer
 // (on Linux the file is opened with one openat2 beneath the searched
-// directory) and skips it as binary on a NUL byte in its first 8000 bytes.
-// The literals every match must contain (a prefix, an inner piece, a set
-// from an alternation, lower-cased for caseless patterns) are found with
+// directory, and a root's later searches copy a file unchanged since an
+// earlier one read it from memory after one fstatat: contents_linux.go)
+// and skips it as binary on a NUL byte in its first 8000 bytes. The
+// literals every match must contain (a prefix, an inner piece, a set from
+// an alternation, lower-cased for caseless patterns) are found with
 // SIMD-backed byte search on a rare byte of each (or, when that byte
-// proves common in the text, by testing two of its bytes eight positions at
-// a time: pair.go); only the lines holding one go to the matcher. A pattern
+// proves common in the text, by testing two of its bytes 32, 16 or eight
+// positions at a time: pair.go, pair_amd64.s); only the lines holding one
+// go to the matcher. A pattern
 // that is exactly those literals needs no matcher, nor does one literal
 // with ^, $, \b or \B at its ends (shape.go). Lines are matched by a lazily
 // built DFA; multiline patterns use Go's regexp on the whole buffer.
