@@ -294,9 +294,18 @@ func (f *Files) useIndex(ctx context.Context, base roots.Loc, single bool, keep 
 	if base.Rel != "." {
 		prefix = base.Rel + "/"
 	}
-	req.Candidate = func(rel string) bool { return c.May(prefix + rel) }
+	// The walk knows whether each file it visits may match: Candidate, which the search asks right
+	// after the visit, on the walk's goroutine, answers from that for the file just visited.
+	var last string
+	var lastMay bool
+	req.Candidate = func(rel string) bool {
+		if rel == last {
+			return lastMay
+		}
+		return c.May(prefix + rel)
+	}
 	tree.Walk = func(ctx context.Context, visit func(string) error) error {
-		return c.Walk(base.Rel, func(p string) error {
+		return c.WalkMay(base.Rel, func(p string, may bool) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -304,6 +313,7 @@ func (f *Files) useIndex(ctx context.Context, base roots.Loc, single bool, keep 
 			if keep != nil && !keep(rel) {
 				return nil
 			}
+			last, lastMay = rel, may
 			return visit(rel)
 		})
 	}

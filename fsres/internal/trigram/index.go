@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrTooLarge is returned when an index would pass its memory cap: it is not built.
@@ -20,18 +21,23 @@ var ErrTooLarge = errors.New("trigram index: memory cap reached")
 type Index struct {
 	maxBytes int64
 
-	mu      sync.RWMutex // guards all fields below
-	files   []file       // by id
-	ids     map[string]uint32
-	order   []string  // the live paths in walk order
-	keys    []Trigram // sealed postings: sorted trigrams,
-	offs    []uint32  // their lists' starts in data (len(keys)+1 entries),
-	data    []byte    // and the lists
-	extra   map[Trigram][]uint32
-	extraN  int // ids in extra
-	dead    int
-	text    int64 // bytes of the live text files
-	pathLen int64 // bytes of all paths held
+	mu    sync.RWMutex // guards all fields below
+	files []file       // by id
+	ids   map[string]uint32
+	order []string // the live paths in walk order
+	// orderIDs holds the ids of order's paths, by position, once a walk
+	// needed them; nil again when order changes (under mu held for
+	// writing). Walks, under mu held for reading, may fill it at once:
+	// they compute the same ids.
+	orderIDs atomic.Pointer[[]uint32]
+	keys     []Trigram // sealed postings: sorted trigrams,
+	offs     []uint32  // their lists' starts in data (len(keys)+1 entries),
+	data     []byte    // and the lists
+	extra    map[Trigram][]uint32
+	extraN   int // ids in extra
+	dead     int
+	text     int64 // bytes of the live text files
+	pathLen  int64 // bytes of all paths held
 }
 
 type file struct {
@@ -118,6 +124,7 @@ func (x *Index) Update(path string, data []byte, skipped bool) error {
 	x.files = append(x.files, file{path: path, size: int64(len(data)), skipped: skipped})
 	x.ids[path] = id
 	x.order = insertOrdered(x.order, path)
+	x.orderIDs.Store(nil)
 	x.pathLen += int64(len(path))
 	if !skipped {
 		x.text += int64(len(data))
@@ -165,6 +172,7 @@ func (x *Index) removeLocked(path string) {
 	}
 	delete(x.ids, path)
 	x.order = deleteOrdered(x.order, path)
+	x.orderIDs.Store(nil)
 	f := &x.files[id]
 	f.dead = true
 	x.dead++
@@ -298,6 +306,45 @@ func (c *Candidates) Walk(dir string, fn func(path string) error) error {
 		}
 	}
 	return nil
+}
+
+// WalkMay is Walk, telling fn for each file what May would, from the query's bits instead of a
+// lookup of the path per file (grep `return` on git/git spent about 2 ms of CPU a call hashing
+// its 4,824 paths).
+func (c *Candidates) WalkMay(dir string, fn func(path string, may bool) error) error {
+	type entry struct {
+		path string
+		may  bool
+	}
+	c.x.mu.RLock()
+	ids := c.x.orderIDsLocked()
+	var files []entry
+	for i, p := range c.x.order {
+		if Within(p, dir) && p != dir {
+			id := ids[i]
+			files = append(files, entry{p, id >= c.n || c.bits[id/64]&(1<<(id%64)) != 0})
+		}
+	}
+	c.x.mu.RUnlock()
+	for _, f := range files {
+		if err := fn(f.path, f.may); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// orderIDsLocked returns the ids of order's paths, by position. x.mu held, for reading at least.
+func (x *Index) orderIDsLocked() []uint32 {
+	if ids := x.orderIDs.Load(); ids != nil {
+		return *ids
+	}
+	ids := make([]uint32, len(x.order))
+	for i, p := range x.order {
+		ids[i] = x.ids[p]
+	}
+	x.orderIDs.Store(&ids)
+	return ids
 }
 
 // List returns the live text files that may hold a match, sorted (skipped files left out).

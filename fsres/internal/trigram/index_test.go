@@ -2,6 +2,7 @@ package trigram
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -155,4 +156,47 @@ func TestTrigramsLarge(t *testing.T) {
 	if again := Trigrams(text, nil); len(again) != len(large) { // the set was left empty
 		t.Fatalf("second call: %d trigrams, want %d", len(again), len(large))
 	}
+}
+
+// WalkMay visits what Walk does, in the same order, and says of each file
+// what May says, before and after updates change the index's files (which
+// must renew the ids it keeps for walks).
+func TestWalkMay(t *testing.T) {
+	x := buildIndex(t, map[string]string{"a.go": "return 1", "b.go": "no match", "c/d.go": "return 2", "c/e.go": "other",
+		"f/g.go": "return 3"})
+	check := func(step string, q *Query) {
+		t.Helper()
+		c := x.Candidates(q)
+		for _, dir := range []string{".", "c", "f"} {
+			var walked, walkedMay []string
+			if err := c.Walk(dir, func(p string) error {
+				walked = append(walked, fmt.Sprintf("%s %v", p, c.May(p)))
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.WalkMay(dir, func(p string, may bool) error {
+				walkedMay = append(walkedMay, fmt.Sprintf("%s %v", p, may))
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(walked, walkedMay); diff != "" || dir == "." && len(walked) == 0 {
+				t.Errorf("%s, %s: WalkMay differs from Walk and May (-Walk +WalkMay):\n%s", step, dir, diff)
+			}
+		}
+	}
+	q := Plan("return")
+	check("built", q)
+	check("built, again", q) // the ids kept by the first walk
+	if err := x.Update("b.go", []byte("return 4"), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Update("c/aa.go", []byte("return 5"), false); err != nil { // a path between others
+		t.Fatal(err)
+	}
+	x.Remove("a.go")
+	check("updated", q)
+	x.RemoveUnder("c")
+	check("removed c", q)
 }
