@@ -226,6 +226,13 @@ func (o hookedOpener) Open(rel string) (*os.File, error) {
 	return o.Opener.Open(rel)
 }
 
+// Lent forwards grep.Lender: the search must not read a file into a text
+// the opener only lent.
+func (o hookedOpener) Lent(data []byte) bool {
+	l, ok := o.Opener.(grep.Lender)
+	return ok && l.Lent(data)
+}
+
 func (o hookedOpener) ReadFile(rel string, limit int64, buf []byte) ([]byte, error) {
 	if testHookGrepFile != nil {
 		testHookGrepFile(rel)

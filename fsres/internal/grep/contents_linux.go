@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,7 +152,7 @@ func (c *contentCache) put(k contentKey, id fileID, data []byte) {
 	if c.bytes+cost > c.budget || c.perRoot[k.root]+cost > c.budgets[k.root] {
 		return
 	}
-	c.files[k] = &content{id: id, data: append([]byte(nil), data...)}
+	c.files[k] = &content{id: id, data: slices.Clone(data)} // never written again: lent to searches as it is
 	c.bytes += cost
 	if c.perRoot == nil {
 		c.perRoot = make(map[*os.Root]int)
@@ -217,8 +218,9 @@ func KeptBytes(fsys *os.Root) int64 {
 	return int64(contents.perRoot[fsys])
 }
 
-// kept returns the kept text of rel, copied into buf, when the file is
-// still the one it was read from; ok false says to read the file.
+// kept returns the kept text of rel, lent (never to be written: see
+// Lender), when the file is still the one it was read from; ok false says
+// to read the file.
 func (o *dirOpener) kept(rel string, limit int64, buf []byte) (data []byte, ok bool, err error) {
 	if !o.touched {
 		contents.touch()
@@ -246,7 +248,8 @@ func (o *dirOpener) kept(rel string, limit int64, buf []byte) (data []byte, ok b
 		return buf, true, errTooLarge
 	}
 	contents.hits.Add(1)
-	return append(buf[:0], e.data...), true, nil
+	o.lent = e.data
+	return e.data, true, nil // lent, not copied: see Lender
 }
 
 // keep remembers data, just read from the file rel whose fstat is st, if

@@ -2,10 +2,12 @@ package grep
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -301,5 +303,56 @@ func TestKeptTextRootBudget(t *testing.T) {
 	}
 	if n != 0 {
 		t.Errorf("%d of b's texts left", n)
+	}
+}
+
+// Kept texts are lent to searches, not copied: a search reads the next
+// file into its own buffer, never into a lent text, so every search of a
+// tree finds what the files hold and the kept texts stay as read. The
+// budget keeps some texts only, so that files not kept are read after
+// lent ones.
+func TestKeptTextsLent(t *testing.T) {
+	files := map[string]string{}
+	var names []string
+	for i := range 40 {
+		name := fmt.Sprintf("d%d/f%02d.c", i%3, i)
+		names = append(names, name)
+		files[name] = strings.Repeat(fmt.Sprintf("return %d; /* %s */\n", i, strings.Repeat("x", i*7)), 1+i%5)
+	}
+	_, o := keptTree(t, files)
+	KeepTexts(o.fsys, 12_000) // room for some texts only: the files read after a lent one are read into a buffer
+	slices.Sort(names)
+	req := Request{Pattern: mustCompile(t, "return", Options{}), Max: 1 << 20, MaxFileSize: 1 << 20}
+	hits := contents.hits.Load()
+	for round := range 8 {
+		res, err := Search(context.Background(), req, listTree(o.fsys, names))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Files) != len(names) {
+			t.Fatalf("round %d: %d files with matches, want %d", round, len(res.Files), len(names))
+		}
+		for _, h := range res.Files {
+			var want []string
+			for l := range strings.Lines(files[h.Rel]) {
+				want = append(want, strings.TrimSuffix(l, "\n"))
+			}
+			if len(h.Lines) != len(want) {
+				t.Fatalf("round %d, %s: %d lines, want %d", round, h.Rel, len(h.Lines), len(want))
+			}
+			for i, l := range h.Lines {
+				if l.Text != want[i] {
+					t.Fatalf("round %d, %s line %d: %q, want %q", round, h.Rel, i+1, l.Text, want[i])
+				}
+			}
+		}
+	}
+	if contents.hits.Load() == hits {
+		t.Fatal("no kept text was served")
+	}
+	for _, name := range names {
+		if e := contents.get(o.keyOf(name)); e != nil && string(e.data) != files[name] {
+			t.Errorf("the kept text of %s changed: %.40q", name, e.data)
+		}
 	}
 }

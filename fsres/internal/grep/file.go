@@ -53,6 +53,7 @@ type dirOpener struct {
 	pOpen   bool   // pFD is open
 	touched bool   // this search was noted among kept texts' uses
 	again   bool   // fsys was searched before: the texts this search reads are kept
+	lent    []byte // the last kept text ReadFile returned (Lender)
 }
 
 // A FileReader reads the file rel whole into buf (grown as needed), as

@@ -184,7 +184,23 @@ func searchFile(req *Request, s *scanner, o Opener, h *Hits, buf []byte) []byte 
 	if cap(data) > keptBuffer {
 		return buf
 	}
+	if l, ok := o.(Lender); ok && l.Lent(data) {
+		return buf // not ours to read into
+	}
 	return data
+}
+
+// A Lender is an [Opener] whose ReadFile may return memory it only lends
+// (a kept text, contents_linux.go), not buf or a new buffer: the caller
+// reads it but never writes into it, so it does not read the next file
+// into it either. A wrapper of an Opener forwards Lent.
+type Lender interface {
+	Lent(data []byte) bool // data is what ReadFile returned last
+}
+
+// Lent reports whether data is the kept text ReadFile lent last.
+func (o *dirOpener) Lent(data []byte) bool {
+	return len(data) > 0 && len(o.lent) > 0 && &data[0] == &o.lent[0]
 }
 
 // ReadFile reads the file rel through o, whole, into buf (grown as
