@@ -49,7 +49,9 @@ func groveGrep(ctx context.Context, bin, dir, expr string) ([]match, [2]time.Dur
 		if err != nil {
 			return nil, wall, cpu, peak, err
 		}
+		resume := benchutil.QuietGC()
 		res, wall[i], err = p.CallTool("grep", map[string]any{"pattern": expr, "max_results": allLines})
+		resume()
 		if err != nil {
 			return nil, wall, cpu, peak, err
 		}
@@ -127,9 +129,11 @@ func timed(dir, name string, args ...string) ([]byte, time.Duration, time.Durati
 	cmd.Dir = dir
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
+	resume := benchutil.QuietGC()
 	start := time.Now()
 	err := cmd.Run()
 	d := time.Since(start)
+	resume()
 	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 && stderr.Len() == 0 {
 		err = nil
 	}

@@ -97,7 +97,9 @@ func runWarm(ctx context.Context, grove, dir string, repo bool, reps int, only s
 // callGrep greps in a running grove; it returns the matches and the call's wall time, until the
 // answer's last byte (as the cold calls are timed: no client's decoding counted).
 func callGrep(p *benchutil.Raw, expr string) ([]match, time.Duration, error) {
+	resume := benchutil.QuietGC()
 	res, d, err := p.CallTool("grep", map[string]any{"pattern": expr, "max_results": allLines})
+	resume()
 	if err != nil {
 		return nil, 0, err
 	}

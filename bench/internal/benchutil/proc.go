@@ -15,6 +15,8 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -172,3 +174,14 @@ func CPUTime(pid int) (time.Duration, error) {
 
 // CPU is CPUTime of the server process.
 func (p *Proc) CPU() (time.Duration, error) { return CPUTime(p.PID()) }
+
+// QuietGC stops the bench's own garbage collector for a timed section,
+// after a full collection, until the returned function is called. The
+// collector of a client that has just decoded a 3 MB answer otherwise goes
+// on marking on a core the next timed process needs (on 2 cores, warm grep
+// `return` took 1–3 ms longer in a run of 40 calls without it).
+func QuietGC() (resume func()) {
+	runtime.GC()
+	old := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(old) }
+}
