@@ -6,8 +6,8 @@
 //	ix := trigram.NewIndexes(trigram.Options{Watch: subscribe})
 //	c, err := ix.Search(ctx, root, trigram.DirTree{FS: fsys, Matcher: m, MaxRead: limit}, trigram.Plan(expr))
 //	if c == nil { /* no index ready: search the tree as without one */ }
-//	c.Walk(".", func(p string) error { … }) // the tree's files in walk order, as the index knows them
-//	c.May("src/a.go")                       // false: the file holds no match
+//	c.WalkMay(".", func(p string, may bool) error { … }) // the tree's files in walk order, as the index knows them
+//	c.May("src/a.go")                                    // false: the file holds no match
 //
 // fsres's grep uses it through the grep engine's candidate hook: the index's file list (kept current,
 // so it equals a walk of the tree) replaces the walk, and files ruled out are counted as searched
