@@ -13,23 +13,23 @@ type collector struct {
 
 	mu      sync.Mutex // guards all fields below
 	pending map[int][]Hits
-	next    int // the batch to commit next
+	next    int // the walk's place of the file to commit next
 	res     Result
 }
 
-// add takes the results of batch n and commits every batch that is now
-// next in walk order.
-func (c *collector) add(n int, hits []Hits) {
+// add takes the results of the run of files that starts at the walk's
+// first and commits every run that is now next in walk order.
+func (c *collector) add(first int, hits []Hits) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.pending[n] = hits
+	c.pending[first] = hits
 	for {
 		hits, ok := c.pending[c.next]
 		if !ok {
 			return
 		}
 		delete(c.pending, c.next)
-		c.next++
+		c.next += len(hits)
 		for _, h := range hits {
 			c.commit(h)
 		}

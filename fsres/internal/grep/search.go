@@ -63,20 +63,21 @@ func Search(ctx context.Context, req Request, t Tree) (*Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	col := &collector{req: &req, stop: cancel, pending: make(map[int][]Hits)}
-	jobs := make(chan batch, 8)
+	q := newQueue(ctx)
+	defer q.release()
 	var wg sync.WaitGroup
 	errs := make([]error, Workers)
 	for i := range Workers {
 		wg.Go(func() {
-			if err := work(ctx, &req, t.NewOpener(), jobs, col); err != nil {
+			if err := work(ctx, &req, t.NewOpener(), q, col); err != nil {
 				errs[i] = err
 				cancel()
 			}
 		})
 	}
 	walkErr := func() error {
-		defer close(jobs) // even if the walk panics: the workers must end
-		return feed(ctx, &req, t, jobs)
+		defer q.close() // even if the walk panics: the workers must end
+		return feed(ctx, &req, t, q)
 	}()
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -92,53 +93,128 @@ func Search(ctx context.Context, req Request, t Tree) (*Result, error) {
 	return res, nil
 }
 
-// batchSize is how many files the walk hands a worker at once: one channel
-// operation and one commit per batch rather than per file keeps the
-// goroutines from waking each other for every small file.
+// batchSize is the most files a worker takes at once, and how many the walk
+// gathers before it wakes a worker: one lock and one commit per run of files
+// rather than per file keeps the goroutines from waking each other for
+// every small file.
 const batchSize = 16
 
-// batch is a run of consecutive files of the walk.
-type batch struct {
-	n     int      // its place among the batches
-	rels  []string // the files
-	ruled []bool   // per file: ruled out by Request.Candidate, counted as searched unread
+// queue holds the files of the walk for the workers, in walk order. The
+// walk never waits for the workers: had it waited (a full channel), it
+// would have to be scheduled again to go on, and a worker that took the
+// last files could idle for milliseconds while the other held both the
+// processor and the walk's wake-up. Its memory is the walk's paths, which
+// the walk made anyway.
+type queue struct {
+	mu     sync.Mutex // guards the fields below
+	more   sync.Cond  // signalled when files are added, the walk ends or ctx ends
+	rels   []string
+	ruled  []bool // per file: ruled out by Request.Candidate; nil while none is
+	taken  int    // files handed out: rels[:taken]
+	closed bool   // the walk ended
+	ended  bool   // ctx ended
+	stop   func() bool
 }
 
-// feed sends the files of the walk to the workers in batches, in walk
-// order, until ctx ends.
-func feed(ctx context.Context, req *Request, t Tree, jobs chan<- batch) error {
-	b := batch{}
-	send := func() error {
-		select {
-		case jobs <- b:
-			b = batch{n: b.n + 1}
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
+func newQueue(ctx context.Context) *queue {
+	q := &queue{}
+	q.more.L = &q.mu
+	q.stop = context.AfterFunc(ctx, func() {
+		q.mu.Lock()
+		q.ended = true
+		q.mu.Unlock()
+		q.more.Broadcast()
+	})
+	return q
+}
+
+// release stops watching the search's context.
+func (q *queue) release() { q.stop() }
+
+// add appends a run of the walk's files.
+func (q *queue) add(rels []string, ruled []bool) {
+	q.mu.Lock()
+	if ruled != nil && q.ruled == nil {
+		q.ruled = make([]bool, len(q.rels), cap(q.rels))
+	}
+	q.rels = append(q.rels, rels...)
+	if q.ruled != nil {
+		if ruled == nil {
+			ruled = make([]bool, len(rels))
 		}
+		q.ruled = append(q.ruled, ruled...)
+	}
+	q.mu.Unlock()
+	q.more.Signal()
+}
+
+// close says the walk has ended.
+func (q *queue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	q.more.Broadcast()
+}
+
+// take waits for files and hands out the next run: batchSize files while
+// the walk goes on; once it has ended, runs that shrink with what is left
+// (down to one file), so that the workers finish together rather than one
+// searching a last long run alone. It returns the run's place in the walk,
+// or ok false when there is nothing left or ctx has ended.
+func (q *queue) take() (first int, rels []string, ruled []bool, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for !q.ended && len(q.rels)-q.taken < batchSize && !q.closed {
+		q.more.Wait()
+	}
+	left := len(q.rels) - q.taken
+	if q.ended || left == 0 {
+		return 0, nil, nil, false
+	}
+	n := min(left, batchSize)
+	if q.closed {
+		n = max(1, min(n, left/(2*Workers)))
+	}
+	first = q.taken
+	q.taken += n
+	rels = q.rels[first:q.taken:q.taken]
+	if q.ruled != nil {
+		ruled = q.ruled[first:q.taken:q.taken]
+	}
+	return first, rels, ruled, true
+}
+
+// feed hands the files of the walk to the workers in runs, in walk order,
+// until ctx ends.
+func feed(ctx context.Context, req *Request, t Tree, q *queue) error {
+	rels := make([]string, 0, batchSize)
+	var ruled []bool
+	send := func() {
+		q.add(rels, ruled)
+		rels, ruled = rels[:0], nil
 	}
 	err := t.Walk(ctx, func(rel string) error {
-		ruled := req.Candidate != nil && !req.Candidate(rel)
-		if ruled && b.ruled == nil {
-			b.ruled = make([]bool, len(b.rels), batchSize)
+		out := req.Candidate != nil && !req.Candidate(rel)
+		if out && ruled == nil {
+			ruled = make([]bool, len(rels), batchSize)
 		}
-		b.rels = append(b.rels, rel)
-		if b.ruled != nil {
-			b.ruled = append(b.ruled, ruled)
+		rels = append(rels, rel)
+		if ruled != nil {
+			ruled = append(ruled, out)
 		}
-		if len(b.rels) == batchSize {
-			return send()
+		if len(rels) == batchSize {
+			send()
 		}
 		return nil
 	})
-	if err == nil && len(b.rels) > 0 {
-		err = send()
+	if len(rels) > 0 {
+		send()
 	}
 	return err
 }
 
-// work searches the batches of jobs until there are no more.
-func work(ctx context.Context, req *Request, o Opener, jobs <-chan batch, col *collector) (err error) {
+// work searches the runs of q until there are no more.
+func work(ctx context.Context, req *Request, o Opener, q *queue, col *collector) (err error) {
 	defer panics.Catch(&err)
 	defer o.Close()
 	s := &scanner{p: req.Pattern, mode: req.Mode, before: req.Before, after: req.After, limit: req.Max + 1}
@@ -150,21 +226,24 @@ func work(ctx context.Context, req *Request, o Opener, jobs <-chan batch, col *c
 	buf := getBuffer()
 	data := *buf
 	defer func() { putBuffer(buf, data) }()
-	for b := range jobs {
-		hits := make([]Hits, len(b.rels))
-		for i, rel := range b.rels {
+	for {
+		first, rels, ruled, ok := q.take()
+		if !ok {
+			return nil
+		}
+		hits := make([]Hits, len(rels))
+		for i, rel := range rels {
 			h := &hits[i]
 			h.Rel = rel
 			switch {
-			case b.ruled != nil && b.ruled[i]:
+			case ruled != nil && ruled[i]:
 				h.outcome = searched
 			case ctx.Err() == nil:
 				data = searchFile(req, s, o, h, data)
 			}
 		}
-		col.add(b.n, hits)
+		col.add(first, hits)
 	}
-	return nil
 }
 
 // searchFile opens, reads and scans one file into h; it returns the buffer

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -220,5 +221,61 @@ func TestTypeFilter(t *testing.T) {
 	}
 	if _, err := TypeFilter("klingon"); err == nil || !strings.Contains(err.Error(), "known types: asm") {
 		t.Errorf("unknown type: %v", err)
+	}
+}
+
+// The queue hands out the walk's files in order, whole runs while the walk
+// goes on and shrinking ones once it has ended, and wakes a waiting worker
+// when the search is cancelled.
+func TestQueueRuns(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	q := newQueue(ctx)
+	defer q.release()
+	var rels []string
+	for i := range 100 {
+		rels = append(rels, fmt.Sprint(i))
+	}
+	q.add(rels[:batchSize], nil)
+	first, got, _, ok := q.take()
+	if !ok || first != 0 || len(got) != batchSize {
+		t.Fatalf("first run: %d, %d files, %v", first, len(got), ok)
+	}
+	ruled := make([]bool, len(rels)-batchSize)
+	ruled[0] = true
+	q.add(rels[batchSize:], ruled)
+	q.close()
+	next, sizes := batchSize, []int{}
+	for {
+		first, got, r, ok := q.take()
+		if !ok {
+			break
+		}
+		if first != next || got[0] != rels[first] || r == nil || r[0] != (first == batchSize) {
+			t.Fatalf("run at %d (%q, ruled %v), want the one at %d", first, got, r, next)
+		}
+		next += len(got)
+		sizes = append(sizes, len(got))
+	}
+	if next != len(rels) {
+		t.Fatalf("handed out %d files of %d", next, len(rels))
+	}
+	if !slices.IsSortedFunc(sizes, func(a, b int) int { return b - a }) || sizes[0] != batchSize || sizes[len(sizes)-1] != 1 {
+		t.Errorf("run sizes after the walk ended %v: want them shrinking from %d to 1", sizes, batchSize)
+	}
+	q2 := newQueue(ctx)
+	defer q2.release()
+	done := make(chan bool)
+	go func() {
+		_, _, _, ok := q2.take()
+		done <- ok
+	}()
+	cancel()
+	select {
+	case ok := <-done:
+		if ok {
+			t.Error("a cancelled take handed out files")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a take waiting for files did not end with the search")
 	}
 }
