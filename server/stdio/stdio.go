@@ -39,6 +39,14 @@ func Run(ctx context.Context, cfg server.Config, in io.Reader, out io.Writer) er
 		s.Logger().Warn("no --root given: only roots the client shares will be reachable")
 	}
 	widenPipe(out)
+	if f, restore, ok := polled(in); ok {
+		defer restore()
+		in = f
+	}
+	if f, restore, ok := polled(out); ok {
+		defer restore()
+		out = f
+	}
 	c := &carrier{}
 	s.MCP().AddReceivingMiddleware(c.results)
 	err = serve(ctx, s, c, in, out)
