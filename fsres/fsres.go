@@ -253,7 +253,7 @@ type DirChanges interface {
 // grep, and later greps read only the files that can match. Call it once, before serving.
 func (f *Files) SetChanges(watch func(dir string) DirChanges) {
 	f.grams = trigram.NewIndexes(trigram.Options{
-		Watch:  func(dir string) trigram.Feed { return watch(dir) },
+		Watch:  func(dir string) trigram.Feed { return keptFeed{watch(dir), f, dir} },
 		Logger: f.log.With("index", "trigram"),
 	})
 }
@@ -290,6 +290,10 @@ func (f *Files) useIndex(ctx context.Context, base roots.Loc, single bool, keep 
 	}
 	text, index := c.Sizes()
 	f.keepTexts(base.Root.Path, base.FS(), text/2-index)
+	// The index's Sync has just told grep.Forget every change made before the call (keptFeed), and
+	// the walk below is the index's, whose directories the feed covers.
+	synced := grep.Synced(base.FS(), base.Rel)
+	tree.NewOpener = func() grep.Opener { return hookedOpener{synced()} }
 	prefix := ""
 	if base.Rel != "." {
 		prefix = base.Rel + "/"
@@ -335,6 +339,40 @@ func (f *Files) keepTexts(root string, fsys *os.Root, budget int64) {
 	}
 	f.kept[root] = fsys
 	grep.KeepTexts(fsys, max(budget, 0))
+}
+
+// keptFeed is the trigram index's feed of a root's changes, which also tells grep to forget the kept
+// texts of the paths changed: a later search may then use the others as they are (grep.Synced).
+type keptFeed struct {
+	DirChanges
+	f    *Files
+	root string
+}
+
+func (k keptFeed) Sync(ctx context.Context) ([]string, bool, error) {
+	paths, lost, err := k.DirChanges.Sync(ctx)
+	if err == nil && (lost || len(paths) > 0) {
+		k.f.forgetKept(k.root, paths, lost)
+	}
+	return paths, lost, err
+}
+
+// forgetKept drops grep's kept texts of root at the absolute paths changed and below them, or all of
+// them.
+func (f *Files) forgetKept(root string, paths []string, all bool) {
+	f.mu.Lock()
+	fsys := f.kept[root]
+	f.mu.Unlock()
+	rels := make([]string, 0, len(paths))
+	for _, p := range paths {
+		rel, ok := strings.CutPrefix(p, root+string(filepath.Separator))
+		if !ok {
+			all = true // the root itself, or a path not below it: nothing can be vouched for
+			break
+		}
+		rels = append(rels, filepath.ToSlash(rel))
+	}
+	grep.Forget(fsys, rels, all) // with no texts kept (fsys nil) it still stops texts being read now from being kept
 }
 
 // keptBytes returns the memory grep's kept texts of root hold.

@@ -3,6 +3,8 @@ package fsres
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -53,4 +55,27 @@ func TestGrepKeptTextsBudget(t *testing.T) {
 	if err != nil || out.Total != 1 {
 		t.Errorf("the edited file: %d matches, %v", out.Total, err)
 	}
+	// Kept texts are used without a stat once the watcher's feed has vouched for them: each edit, of
+	// the same size as the text it replaces and made right before the call, is seen.
+	for i := range 20 {
+		rel := fmt.Sprintf("src/d%d/f%d.c", (i+1)%4, i+1)
+		old := readText(t, root, rel)
+		edited := strings.Replace(old, "return y7;", fmt.Sprintf("return z%d;", i%10), 1)
+		if len(edited) != len(old) || edited == old {
+			t.Fatalf("edit %d of %s changes nothing or its size", i, rel)
+		}
+		writeFile(t, root, rel, edited)
+		_, out, err := f.grep(ctx, nil, sc, GrepArgs{Pattern: fmt.Sprintf("return z%d;", i%10), MaxResults: 10})
+		if err != nil || out.Total != 1 || out.Matches[0].Path != rel {
+			t.Fatalf("edit %d of %s: %+v, %v", i, rel, out.Matches, err)
+		}
+		writeFile(t, root, rel, old)
+	}
+}
+
+func readText(t *testing.T, root, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	must(t, err)
+	return string(b)
 }

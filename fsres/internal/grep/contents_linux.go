@@ -31,6 +31,14 @@ import (
 // the root, where it was read. Like the trigram index, the texts are
 // dropped after contentIdle without a search.
 //
+// A search whose caller vouches that the root's kept texts are current
+// ([Synced]: fsres, right after the trigram index brought itself up to
+// date from the watcher's feed, which told [Forget] every path changed
+// before the search began) uses a text without the fstatat, when that
+// text was itself kept by such a search: its file was one the index
+// covers, whose changes the feed reports. A text read before a change the
+// feed reported is never kept (see contentCache.epoch).
+//
 // A root keeps texts only up to the budget its caller gives it
 // ([KeepTexts]: fsres gives what the root's trigram index leaves of half
 // the text it indexes, the bound issue 21 sets for the index's memory),
@@ -70,8 +78,9 @@ func idOf(st *unix.Stat_t) fileID {
 }
 
 type content struct {
-	id   fileID
-	data []byte
+	id       fileID
+	data     []byte
+	vouching bool // kept by a search of Synced's: the feed reports the file's changes
 }
 
 type contentCache struct {
@@ -84,6 +93,7 @@ type contentCache struct {
 	perRoot  map[*os.Root]int  // bytes kept, by root
 	searched map[*os.Root]bool // roots searched since the texts were last dropped
 	bytes    int
+	epoch    uint64      // Forget calls so far: a text read before one is not kept
 	used     time.Time   // the last search's start, or put
 	idle     *time.Timer // drops every text contentIdle after used; nil when none is kept
 }
@@ -144,15 +154,19 @@ func (c *contentCache) expire() {
 // tree larger than the budget keeps the texts it kept first rather than
 // copying every file it reads in place of another (no hit would pay for
 // those copies).
-func (c *contentCache) put(k contentKey, id fileID, data []byte) {
+//
+// epoch is the cache's epoch when the search that read data began: a
+// text read before a Forget may be the old one of a path it forgot, and is
+// not kept.
+func (c *contentCache) put(k contentKey, id fileID, data []byte, epoch uint64, vouching bool) {
 	cost := len(data) + len(k.rel) + entryCost
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.dropLocked(k)
-	if c.bytes+cost > c.budget || c.perRoot[k.root]+cost > c.budgets[k.root] {
+	if epoch != c.epoch || c.bytes+cost > c.budget || c.perRoot[k.root]+cost > c.budgets[k.root] {
 		return
 	}
-	c.files[k] = &content{id: id, data: slices.Clone(data)} // never written again: lent to searches as it is
+	c.files[k] = &content{id: id, data: slices.Clone(data), vouching: vouching} // never written again: lent to searches as it is
 	c.bytes += cost
 	if c.perRoot == nil {
 		c.perRoot = make(map[*os.Root]int)
@@ -180,6 +194,72 @@ func (c *contentCache) dropLocked(k contentKey) {
 		}
 		delete(c.files, k)
 	}
+}
+
+// Forget drops the kept texts of the root fsys at the paths rels
+// (slash-separated, from the root) and below them, or all of them; a
+// search that began before the call keeps none of the texts it reads.
+// fsres calls it with every path the watcher's feed reports for the root.
+func Forget(fsys *os.Root, rels []string, all bool) {
+	contents.forget(fsys, rels, all)
+}
+
+// maxForget is how many paths Forget looks up one by one; past it a
+// root's texts are all dropped.
+const maxForget = 256
+
+func (c *contentCache) forget(root *os.Root, rels []string, all bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.epoch++
+	if c.perRoot[root] == 0 {
+		return
+	}
+	gone := make(map[string]bool, len(rels))
+	for _, rel := range rels {
+		if rel == "." || rel == "" {
+			all = true
+		}
+		gone[rel] = true
+	}
+	all = all || len(rels) > maxForget
+	for k := range c.files {
+		if k.root != root {
+			continue
+		}
+		if all {
+			c.dropLocked(k)
+			continue
+		}
+		for p := k.rel; p != "."; p = path.Dir(p) {
+			if gone[p] {
+				c.dropLocked(k)
+				break
+			}
+		}
+	}
+}
+
+// Synced returns openers like [DirOpener]'s for a search of fsys whose
+// caller has just told [Forget] every change below fsys made before the
+// call, and vouches that the feed it took them from reports every change
+// to the files the search reads (the trigram index's walk).
+func Synced(fsys *os.Root, base string) func() Opener {
+	open := DirOpener(fsys, base)
+	return func() Opener {
+		o := open().(*dirOpener)
+		o.vouched = true
+		return o
+	}
+}
+
+// keptEpoch returns the kept texts' epoch, for a search beginning.
+func keptEpoch() uint64 { return contents.epochNow() }
+
+func (c *contentCache) epochNow() uint64 {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.epoch
 }
 
 // KeepTexts sets how many bytes of texts, entries included, searches of
@@ -231,6 +311,9 @@ func (o *dirOpener) kept(rel string, limit int64, buf []byte) (data []byte, ok b
 	if e == nil {
 		return buf, false, nil
 	}
+	if o.vouched && e.vouching {
+		return o.lend(e, limit, buf)
+	}
 	dir, name := path.Split(rel)
 	if name == "" || name == "." || name == ".." {
 		return buf, false, nil
@@ -244,6 +327,11 @@ func (o *dirOpener) kept(rel string, limit int64, buf []byte) (data []byte, ok b
 		contents.drop(k)
 		return buf, false, nil
 	}
+	return o.lend(e, limit, buf)
+}
+
+// lend returns the kept text e (see kept).
+func (o *dirOpener) lend(e *content, limit int64, buf []byte) (data []byte, ok bool, err error) {
 	if int64(len(e.data)) > limit {
 		return buf, true, errTooLarge
 	}
@@ -263,7 +351,7 @@ func (o *dirOpener) keep(rel string, st *unix.Stat_t, data []byte, readAt time.T
 	if !time.Unix(st.Mtim.Unix()).Before(settled) || !time.Unix(st.Ctim.Unix()).Before(settled) {
 		return
 	}
-	contents.put(o.keyOf(rel), idOf(st), data)
+	contents.put(o.keyOf(rel), idOf(st), data, o.epoch, o.vouched)
 }
 
 // keyOf returns the key of the file rel: its path from the root.

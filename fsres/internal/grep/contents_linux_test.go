@@ -184,7 +184,7 @@ func TestKeptTextBudget(t *testing.T) {
 	text := bytes.Repeat([]byte("x"), 1000)
 	key := func(i int) contentKey { return contentKey{rel: strings.Repeat("f", i+1)} }
 	for i := range 100 {
-		c.put(key(i), fileID{ino: uint64(i)}, text)
+		c.put(key(i), fileID{ino: uint64(i)}, text, 0, false)
 		if c.bytes > c.budget || c.bytes <= 0 {
 			t.Fatalf("after %d puts: %d bytes kept, budget %d", i+1, c.bytes, c.budget)
 		}
@@ -196,11 +196,11 @@ func TestKeptTextBudget(t *testing.T) {
 	if total != c.bytes || c.files[key(0)] == nil || c.files[key(99)] != nil {
 		t.Errorf("%d files of %d bytes, counted %d; want the first ones kept", len(c.files), total, c.bytes)
 	}
-	c.put(key(0), fileID{ino: 1000}, text[:10]) // a changed file replaces its old text
+	c.put(key(0), fileID{ino: 1000}, text[:10], 0, false) // a changed file replaces its old text
 	if e := c.files[key(0)]; e == nil || len(e.data) != 10 {
 		t.Errorf("the changed file's text: %v", e)
 	}
-	c.put(contentKey{rel: "huge"}, fileID{}, make([]byte, 20_000))
+	c.put(contentKey{rel: "huge"}, fileID{}, make([]byte, 20_000), 0, false)
 	if c.files[contentKey{rel: "huge"}] != nil || c.bytes > c.budget {
 		t.Errorf("a text above the budget was kept (%d bytes)", c.bytes)
 	}
@@ -238,7 +238,7 @@ func TestKeptTextIdle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := &contentCache{files: make(map[contentKey]*content), budget: 1 << 20, budgets: map[*os.Root]int{nil: 1 << 20}}
 		k := contentKey{rel: "a.c"}
-		c.put(k, fileID{}, []byte("int a;\n"))
+		c.put(k, fileID{}, []byte("int a;\n"), 0, false)
 		time.Sleep(contentIdle - time.Minute)
 		if c.get(k) == nil {
 			t.Fatal("dropped before contentIdle")
@@ -256,7 +256,7 @@ func TestKeptTextIdle(t *testing.T) {
 			t.Errorf("after contentIdle unused: %d files, %d bytes kept", len(c.files), c.bytes)
 		}
 		c.mu.Unlock()
-		c.put(k, fileID{}, []byte("int b;\n")) // kept again after the drop
+		c.put(k, fileID{}, []byte("int b;\n"), 0, false) // kept again after the drop
 		if e := c.get(k); e == nil || string(e.data) != "int b;\n" {
 			t.Errorf("a text kept after the drop: %v", e)
 		}
@@ -271,7 +271,9 @@ func TestKeptTextRootBudget(t *testing.T) {
 	c := contentCache{files: make(map[contentKey]*content), budget: 1 << 20}
 	text := bytes.Repeat([]byte("x"), 1000)
 	cost := len(text) + 2 + entryCost
-	put := func(r *os.Root, i int) { c.put(contentKey{root: r, rel: fmt.Sprintf("%02d", i)}, fileID{}, text) }
+	put := func(r *os.Root, i int) {
+		c.put(contentKey{root: r, rel: fmt.Sprintf("%02d", i)}, fileID{}, text, 0, false)
+	}
 	for i := range 10 {
 		put(&a, i)
 	}
@@ -355,4 +357,103 @@ func TestKeptTextsLent(t *testing.T) {
 			t.Errorf("the kept text of %s changed: %.40q", name, e.data)
 		}
 	}
+}
+
+// A search its caller vouches for (Synced) uses a text kept by such a
+// search without looking at the file: a change the feed did not report is
+// not seen (what the fstatat would have caught), and once Forget is told
+// of the path, or of a directory above it, the file is read again. A
+// search that is not vouched for still checks the file.
+func TestKeptTextSynced(t *testing.T) {
+	dir, _ := keptTree(t, map[string]string{"a.c": "int a;\n", "sub/deep/b.c": "return b;\n", "c.c": "int c;\n"})
+	r := root(t, dir)
+	open := func() *dirOpener {
+		o := Synced(r, ".")().(*dirOpener)
+		t.Cleanup(o.Close)
+		return o
+	}
+	o := open()
+	for _, rel := range []string{"a.c", "sub/deep/b.c", "c.c"} {
+		if _, second, kept := readTwice(t, o, rel); !kept {
+			t.Fatalf("%s: second read %q not served from the kept text", rel, second)
+		}
+	}
+	// New texts, which the fstatat of a search that is not vouched for would see.
+	for _, rel := range []string{"a.c", "sub/deep/b.c"} {
+		if err := os.WriteFile(filepath.Join(dir, "root", rel), []byte(strings.Repeat("x", len(rel))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := readOnce(t, open(), "a.c"); got != "int a;\n" {
+		t.Errorf("vouched search before Forget read %q, want the kept text", got)
+	}
+	Forget(r, []string{"a.c", "sub"}, false)
+	for rel, want := range map[string]string{"a.c": "xxx", "sub/deep/b.c": "xxxxxxxxxxxx", "c.c": "int c;\n"} {
+		if got := readOnce(t, open(), rel); got != want {
+			t.Errorf("after Forget, %s read %q, want %q", rel, got, want)
+		}
+	}
+	Forget(r, nil, true)
+	if n := KeptBytes(r); n != 0 {
+		t.Errorf("after Forget of all, %d bytes kept", n)
+	}
+}
+
+// A text read by a search that began before a Forget is not kept: it may
+// be the old text of a path the Forget was about.
+func TestKeptTextForgetDuringSearch(t *testing.T) {
+	dir, _ := keptTree(t, map[string]string{"a.c": "int a;\n"})
+	r := root(t, dir)
+	o := Synced(r, ".")().(*dirOpener)
+	t.Cleanup(o.Close)
+	Forget(r, []string{"elsewhere.c"}, false)
+	if _, _, kept := readTwice(t, o, "a.c"); kept {
+		t.Error("a text read after a Forget the search began before was kept")
+	}
+	o2 := Synced(r, ".")().(*dirOpener)
+	t.Cleanup(o2.Close)
+	if _, _, kept := readTwice(t, o2, "a.c"); !kept {
+		t.Error("a search begun after the Forget kept nothing")
+	}
+}
+
+// A text kept by a search that is not vouched for is checked even by one
+// that is: its file may lie where the feed does not look.
+func TestKeptTextUnvouchedChecked(t *testing.T) {
+	dir, o := keptTree(t, map[string]string{"a.c": "int a;\n"})
+	r := root(t, dir)
+	if _, _, kept := readTwice(t, o, "a.c"); !kept {
+		t.Fatal("not kept")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "root", "a.c"), []byte("int b;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v := Synced(r, ".")().(*dirOpener)
+	t.Cleanup(v.Close)
+	if got := readOnce(t, v, "a.c"); got != "int b;\n" {
+		t.Errorf("read %q, want the file's new text", got)
+	}
+}
+
+// root returns the root the openers of keptTree's tree read.
+func root(t *testing.T, dir string) *os.Root {
+	t.Helper()
+	contents.mu.RLock()
+	defer contents.mu.RUnlock()
+	for k := range contents.budgets {
+		if k.Name() == filepath.Join(dir, "root") {
+			return k
+		}
+	}
+	t.Fatal("no root with a budget")
+	return nil
+}
+
+func readOnce(t *testing.T, o *dirOpener, rel string) string {
+	t.Helper()
+	b, err := o.ReadFile(rel, 1<<20, nil)
+	if err != nil {
+		t.Fatalf("read of %s: %v", rel, err)
+	}
+	return string(b)
 }

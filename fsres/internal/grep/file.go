@@ -33,7 +33,8 @@ type Opener interface {
 // the texts read are kept for the next (contents_linux.go).
 func DirOpener(fsys *os.Root, base string) func() Opener {
 	again := searchedBefore(fsys)
-	return func() Opener { return &dirOpener{fsys: fsys, base: base, again: again} }
+	epoch := keptEpoch()
+	return func() Opener { return &dirOpener{fsys: fsys, base: base, again: again, epoch: epoch} }
 }
 
 type dirOpener struct {
@@ -53,6 +54,8 @@ type dirOpener struct {
 	pOpen   bool   // pFD is open
 	touched bool   // this search was noted among kept texts' uses
 	again   bool   // fsys was searched before: the texts this search reads are kept
+	epoch   uint64 // the kept texts' epoch when the search began
+	vouched bool   // the kept texts of fsys are current (Synced)
 	lent    []byte // the last kept text ReadFile returned (Lender)
 }
 

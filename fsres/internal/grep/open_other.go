@@ -19,3 +19,12 @@ func KeepTexts(*os.Root, int64) {}
 
 // KeptBytes is 0: no text is kept here.
 func KeptBytes(*os.Root) int64 { return 0 }
+
+// keptEpoch is 0: no text is kept here.
+func keptEpoch() uint64 { return 0 }
+
+// Forget does nothing: no text is kept here.
+func Forget(*os.Root, []string, bool) {}
+
+// Synced returns DirOpener's openers: no text is kept here.
+func Synced(fsys *os.Root, base string) func() Opener { return DirOpener(fsys, base) }
