@@ -250,21 +250,20 @@ func work(ctx context.Context, req *Request, o Opener, q *queue, col *collector)
 // to read the next file into.
 func searchFile(req *Request, s *scanner, o Opener, h *Hits, buf []byte) []byte {
 	data, err := ReadFile(o, h.Rel, req.MaxFileSize, buf)
+	l, ok := o.(Lender)
+	lent := ok && err == nil && l.Lent(data)
 	switch {
 	case errors.Is(err, errTooLarge):
 		h.outcome = tooLarge
 	case err != nil:
-	case isBinary(data):
+	case !lent && isBinary(data): // a lent text was found to be text when it was kept
 		h.outcome = binary
 	default:
 		h.outcome = searched
 		s.scan(data, h)
 	}
-	if cap(data) > keptBuffer {
-		return buf
-	}
-	if l, ok := o.(Lender); ok && l.Lent(data) {
-		return buf // not ours to read into
+	if lent || cap(data) > keptBuffer {
+		return buf // lent: not ours to read into
 	}
 	return data
 }
@@ -272,7 +271,8 @@ func searchFile(req *Request, s *scanner, o Opener, h *Hits, buf []byte) []byte 
 // A Lender is an [Opener] whose ReadFile may return memory it only lends
 // (a kept text, contents_linux.go), not buf or a new buffer: the caller
 // reads it but never writes into it, so it does not read the next file
-// into it either. A wrapper of an Opener forwards Lent.
+// into it either. A lent text is never binary (only texts are kept). A
+// wrapper of an Opener forwards Lent.
 type Lender interface {
 	Lent(data []byte) bool // data is what ReadFile returned last
 }
