@@ -114,8 +114,8 @@ func TestCheckPlainAgreesWithCheckLayout(t *testing.T) {
 			ms := metaRoots{sc: sc}
 			m, _ := ms.of(dir)
 			plain, isPlain := checkPlain(m, dir, fi)
-			if isPlain != tt.wantPlain {
-				t.Errorf("checkPlain took it = %t, want %t", isPlain, tt.wantPlain)
+			if wantPlain := tt.wantPlain && Inode(fi) != 0; isPlain != wantPlain { // no inodes: never taken
+				t.Errorf("checkPlain took it = %t, want %t", isPlain, wantPlain)
 			}
 			general, ok, _ := checkLayout(ms, m, dir, fi, slog.New(slog.DiscardHandler))
 			got, gotOK, _ := CheckRepo(sc, dir, fi, slog.New(slog.DiscardHandler))
@@ -146,6 +146,9 @@ func TestPlainChecksAreVouchsOwn(t *testing.T) {
 	fi, err := os.Lstat(filepath.Join(f.Dir, ".git"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if Inode(fi) == 0 {
+		t.Skip("no inodes here: discoveries are not remembered")
 	}
 	found, ok, _ := CheckRepo(sc, f.Dir, fi, slog.New(slog.DiscardHandler))
 	if !ok || found.seen == nil {
