@@ -8,10 +8,12 @@
 //	go run ./bench/cmd/firststatus -n 15 -grove /tmp/grove-main -grove /tmp/grove-new ~/.cache/grove-gitbench/log20k
 //
 // It prints one line per binary (and git): median and quartiles of wall and CPU time, and the ratio of the
-// medians to git's; then the load average.
+// medians to git's, and for grove the median of the minor page faults in the same window as its CPU time
+// (git's: of its whole process), which the load does not move; then the load average.
 package main
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -20,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,7 +35,10 @@ func (b *binaries) String() string     { return strings.Join(*b, ",") }
 func (b *binaries) Set(v string) error { *b = append(*b, v); return nil }
 
 // sample is one first call.
-type sample struct{ wall, cpu time.Duration }
+type sample struct {
+	wall, cpu time.Duration
+	faults    int64 // minor page faults
+}
 
 func main() {
 	var groves binaries
@@ -76,9 +82,9 @@ func main() {
 		wall, cpu := medians(r)
 		wlo, whi := quartiles(r, func(s sample) time.Duration { return s.wall })
 		clo, chi := quartiles(r, func(s sample) time.Duration { return s.cpu })
-		fmt.Printf("%-28s wall %s (%s–%s) %5.2fx   CPU %s (%s–%s) %5.2fx\n", name,
+		fmt.Printf("%-28s wall %s (%s–%s) %5.2fx   CPU %s (%s–%s) %5.2fx   faults %d\n", name,
 			benchutil.Ms(wall), benchutil.Ms(wlo), benchutil.Ms(whi), float64(wall)/float64(gitWall),
-			benchutil.Ms(cpu), benchutil.Ms(clo), benchutil.Ms(chi), float64(cpu)/float64(gitCPU))
+			benchutil.Ms(cpu), benchutil.Ms(clo), benchutil.Ms(chi), float64(cpu)/float64(gitCPU), medianFaults(r))
 	}
 	fmt.Printf("load after: %s; n = %d rounds, %s\n", benchutil.LoadAvg(), *n, dir)
 }
@@ -94,6 +100,7 @@ func groveStatus(bin, dir string, pause time.Duration) (sample, error) {
 	if err != nil {
 		return sample{}, err
 	}
+	faults0 := minorFaults(c.PID())
 	res, wall, err := c.CallTool("git_status", map[string]any{"repo_path": dir})
 	if err != nil {
 		return sample{}, fmt.Errorf("%s: %w", bin, err)
@@ -102,7 +109,26 @@ func groveStatus(bin, dir string, pause time.Duration) (sample, error) {
 		return sample{}, fmt.Errorf("%s: git_status failed: %v", bin, res.Content)
 	}
 	cpu1, err := c.CPU()
-	return sample{wall: wall, cpu: cpu1 - cpu0}, err
+	return sample{wall: wall, cpu: cpu1 - cpu0, faults: minorFaults(c.PID()) - faults0}, err
+}
+
+// minorFaults returns a process's minor page faults so far, from /proc/PID/stat (field 10, counted from the
+// last ')', after which the state is field 3); 0 when it cannot be read.
+func minorFaults(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 8 {
+		return 0
+	}
+	n, _ := strconv.ParseInt(string(f[10-3]), 10, 64)
+	return n
 }
 
 func gitStatus(dir string) (sample, error) {
@@ -114,7 +140,7 @@ func gitStatus(dir string) (sample, error) {
 		return sample{}, fmt.Errorf("git status: %v: %s", err, out)
 	}
 	wall := time.Since(start)
-	return sample{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}, nil
+	return sample{wall: wall, cpu: cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), faults: rusageFaults(cmd.ProcessState)}, nil
 }
 
 func medians(r []sample) (wall, cpu time.Duration) {
@@ -123,6 +149,14 @@ func medians(r []sample) (wall, cpu time.Duration) {
 		w, c = append(w, s.wall), append(c, s.cpu)
 	}
 	return benchutil.Median(w), benchutil.Median(c)
+}
+
+func medianFaults(r []sample) int64 {
+	var fs []time.Duration // Median works on durations; a count fits
+	for _, s := range r {
+		fs = append(fs, time.Duration(s.faults))
+	}
+	return int64(benchutil.Median(fs))
 }
 
 func quartiles(r []sample, f func(sample) time.Duration) (lo, hi time.Duration) {

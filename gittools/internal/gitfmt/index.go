@@ -18,10 +18,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/grove-mcp/grove/gittools/internal/patchtext"
 
@@ -87,16 +89,63 @@ func ReadIndexHash(dir *os.Root, name string, hashLen int) (*Index, error) {
 		return nil, err
 	}
 	defer f.Close()
+	shared := func(shared string) ([]byte, error) { return readShared(dir, shared) }
+	if idx, fi, ok, err := parseMapped(f, name, hashLen, shared); ok {
+		if err != nil {
+			return nil, err
+		}
+		idx.Mtime, idx.Stat = fi.ModTime(), fi
+		return idx, nil
+	}
 	data, fi, err := ReadIndexFile(f, name)
 	if err != nil {
 		return nil, err
 	}
-	idx, err := parseChecked(data, name, hashLen, func(shared string) ([]byte, error) { return readShared(dir, shared) })
+	idx, err := parseChecked(data, name, hashLen, shared)
 	if err != nil {
 		return nil, err
 	}
 	idx.Mtime, idx.Stat = fi.ModTime(), fi
 	return idx, nil
+}
+
+// minMapIndex is the smallest index file mapped rather than read (where the system maps it, see mapIndex):
+// below it the two calls of a mapping cost what the pages it spares do.
+const minMapIndex = 64 << 10
+
+// testHookMapped, when a test sets it, runs once the index is mapped, before it is parsed.
+var testHookMapped func()
+
+// parseMapped parses the open index file f through a mapping of it (mapIndex), which it unmaps before it
+// returns: nothing the parse returns refers to the file's bytes (names and hashes are copied out, a split
+// index's link is used up by the merge). ok is false when f was not mapped (too small, or a system without
+// it): the caller reads it. A file cut short while mapped faults; the fault is the parse's error, not a crash.
+func parseMapped(f *os.File, name string, hashLen int, shared func(string) ([]byte, error)) (idx *Index, fi fs.FileInfo, ok bool, err error) {
+	if fi, err = f.Stat(); err != nil {
+		return nil, nil, false, nil
+	}
+	if !fi.Mode().IsRegular() || fi.Size() > MaxIndexFile {
+		return nil, nil, false, nil // ReadIndexFile refuses it with the reason
+	}
+	data := mapIndex(f, fi.Size())
+	if data == nil {
+		return nil, nil, false, nil
+	}
+	defer unmapIndex(data)
+	if testHookMapped != nil {
+		testHookMapped()
+	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			idx, ok, err = nil, true, fmt.Errorf("reading %s: the file was cut short while it was read", name)
+		}
+	}()
+	idx, err = parseChecked(data, name, hashLen, shared)
+	return idx, fi, true, err
 }
 
 // readShared reads the shared index file name in dir.
@@ -297,7 +346,12 @@ func parseIndex(data []byte, hashLen int) (*Index, error) {
 		idx.Entries = append(idx.Entries, e)
 		off = next
 	}
-	all, start := string(names), 0
+	// The names are made one string without a copy when the buffer holds little more than them: nothing
+	// writes to it after this point.
+	all, start := unsafe.String(unsafe.SliceData(names), len(names)), 0
+	if cap(names)-len(names) > len(names)/8 {
+		all = string(names) // keeping the slack alive with the entries would cost more than the copy
+	}
 	for i, end := range ends {
 		idx.Entries[i].Name, start = all[start:end], end
 	}

@@ -23,7 +23,13 @@ import (
 // repository format grove cannot read (see checkFormat). The extensions section is checked and then left
 // out, so that go-git does not refuse what grove reads.
 func (s *objectStore) Config() (*config.Config, error) {
-	data, err := readConfigFile(s.common, "config")
+	var data []byte
+	var err error
+	if s.opening != nil {
+		data, err = s.opening.data, s.opening.err
+	} else {
+		data, err = readConfigFile(s.common, "config")
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -47,6 +53,14 @@ func (s *objectStore) Config() (*config.Config, error) {
 	}
 	cfg.Raw.RemoveSection("extensions")
 	return cfg, nil
+}
+
+// readConfig is the config file as newObjectStore read it: what opening the store decides from it (the object
+// format, a partial clone, go-git's check of the extensions in git.Open) reads it once. OpenStorage drops it
+// once the repository is open, so that every later Config reads the file as it is then.
+type readConfig struct {
+	data []byte
+	err  error
 }
 
 // readConfigFile reads the config file name in the pinned directory dir; a missing one is empty.

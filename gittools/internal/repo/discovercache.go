@@ -126,6 +126,10 @@ func Vouch(sc *roots.Scope, start string, f Found, now time.Time) ([]pathCheck, 
 	for ; dir != f.Worktree && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
 		v.absent(filepath.Join(dir, ".git"))
 	}
+	if f.seen != nil {
+		v.seen(f.seen)
+		return v.checks, v.ok
+	}
 	v.existing(f.GitDir)
 	v.existing(filepath.Join(f.GitDir, "HEAD"))
 	v.absent(filepath.Join(f.GitDir, "commondir"))
@@ -134,6 +138,19 @@ func Vouch(sc *roots.Scope, start string, f Found, now time.Time) ([]pathCheck, 
 	v.absent(filepath.Join(f.GitDir, "config.worktree"))
 	v.config(filepath.Join(f.GitDir, "config"))
 	return v.checks, v.ok
+}
+
+// seen takes the checks of the git dir that checkPlain recorded while it decided, each stat taken before the
+// decision it vouches for, instead of taking them again; a file among them younger than the limit is not
+// trusted, as existing does not trust one.
+func (v *voucher) seen(checks []pathCheck) {
+	for _, c := range checks {
+		if c.kind == sameFile && (c.key.mtime >= v.limit || c.key.ctime >= v.limit) {
+			v.ok = false
+			return
+		}
+		v.checks = append(v.checks, c)
+	}
 }
 
 // LexicalStart is the absolute path repoPath names in sc, without resolving symlinks (vouch refuses any).

@@ -47,11 +47,10 @@ const (
 // ErrReadOnlySHA256 is what every write tool says in a SHA-256 repository.
 var ErrReadOnlySHA256 = errors.New("read-only: SHA-256 object format; go-git v5 writes SHA-1 only")
 
-// hashLenOf returns the length of object names in the repository whose config is in commonDir: 32 with
-// extensions.objectFormat = sha256 (format version 1), else 20. A config it cannot read is left to Config,
-// which refuses it with the reason.
-func hashLenOf(commonDir *os.Root) int {
-	data, err := readConfigFile(commonDir, "config")
+// hashLenOf returns the length of object names in the repository whose config (the common dir's) is data: 32
+// with extensions.objectFormat = sha256 (format version 1), else 20. A config that could not be read is left to
+// Config, which refuses it with the reason.
+func hashLenOf(data []byte, err error) int {
 	if err != nil {
 		return keyLen
 	}

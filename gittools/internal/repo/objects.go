@@ -63,16 +63,18 @@ type objectStore struct {
 	partial bool                     // a partial clone (extensions.partialClone): objects may be missing
 	sha256  bool                     // objects are named by SHA-256, and found by key (see objectformat.go)
 	names   map[plumbing.Hash]string // whole names found by fullName, at most maxNames
+	opening *readConfig              // the config read while the store is opened, for Config until then
 }
 
 // newObjectStore opens the storage of rp, whose directories are pinned (dirs.go): objects, packs and
 // alternates are opened through those handles and the root handles of rp's scope, never by path.
 func newObjectStore(st *filesystem.Storage, c cache.Object, rp *Repo) (*objectStore, error) {
 	common := rp.dirs.common.root
-	hashLen := hashLenOf(common)
+	cfg, cfgErr := readConfigFile(common, "config")
+	hashLen := hashLenOf(cfg, cfgErr)
 	s := &objectStore{Storage: st, cache: c, common: common, git: rp.dirs.git.root, shallow: readShallow(common),
-		partial: isPartialClone(common), packs: packread.OpenInHash(common, filepath.Join("objects", "pack"), hashLen),
-		sha256: hashLen == sha256Len}
+		partial: isPartialClone(cfg, cfgErr), packs: packread.OpenInHash(common, filepath.Join("objects", "pack"), hashLen),
+		sha256: hashLen == sha256Len, opening: &readConfig{data: cfg, err: cfgErr}}
 	objects, err := common.OpenRoot("objects")
 	if err == nil {
 		err = s.addLoose(rp, objects, filepath.Join(rp.CommonDir, "objects"), 0)

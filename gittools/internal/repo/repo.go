@@ -84,6 +84,7 @@ type Repo struct {
 	Scope     *roots.Scope // the roots of the request that opened it last: submodules are found inside them
 
 	closed   bool    // Close was called: Refresh no longer reopens
+	pinned   bool    // OpenStorage has just pinned the directories: the next Refresh need not ask whether they moved
 	dirs     dirs    // the git dir, common dir and worktree, opened through the root handles (dirs.go)
 	stamp    stamp   // stat data of index/HEAD/refs when the derived caches were filled
 	derived  derived // caches rebuilt when stamp changes (the parsed index)
@@ -126,12 +127,13 @@ func (rp *Repo) OpenStorage() error {
 		wt = rootfs.New(rp.dirs.worktree.root, rp.Worktree)
 	}
 	g, err := git.Open(store, wt)
+	store.opening = nil
 	if err != nil {
 		store.Close()
 		rp.dirs.close()
 		return err
 	}
-	rp.Store, rp.Git = store, g
+	rp.Store, rp.Git, rp.pinned = store, g, true
 	if store.sha256 {
 		rp.MaxRead = min(rp.MaxRead, maxObjectBytes) // SHA-256 blobs are read whole or not at all (object256)
 	}
@@ -165,7 +167,9 @@ func (rp *Repo) Refresh() error {
 	if rp.closed {
 		return ErrClosed
 	}
-	if rp.Store == nil || rp.moved() {
+	pinned := rp.pinned
+	rp.pinned = false
+	if rp.Store == nil || !pinned && rp.moved() {
 		// A path no longer names the directory pinned (or the last reopening failed): reopen through the
 		// root handles, which refuse a symlink swapped in to lead outside.
 		if err := rp.OpenStorage(); err != nil {

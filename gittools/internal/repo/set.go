@@ -155,5 +155,6 @@ func (s *Set) Remember(rp *Repo, sc *roots.Scope, key DiscoverKey, f Found, bega
 	if rp.Discovered == nil || len(rp.Discovered) >= MaxDiscovered {
 		rp.Discovered = make(map[DiscoverKey]*Discovered)
 	}
+	f.seen = nil // in Checks now
 	rp.Discovered[key] = &Discovered{Found: f, Start: start, Checks: checks}
 }

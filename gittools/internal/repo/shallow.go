@@ -16,9 +16,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// isPartialClone reports whether commonDir's config marks a partial clone (extensions.partialClone).
-func isPartialClone(commonDir *os.Root) bool {
-	data, err := readConfigFile(commonDir, "config")
+// isPartialClone reports whether the repository's config, data, marks a partial clone (extensions.partialClone).
+func isPartialClone(data []byte, err error) bool {
 	return err == nil && bytes.Contains(bytes.ToLower(data), []byte("partialclone"))
 }
 

@@ -23,6 +23,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-billy/v5"
+
+	"github.com/grove-mcp/grove/gittools/internal/gitfmt"
 )
 
 // ErrOutside refuses a name that lies outside the directory.
@@ -104,6 +106,12 @@ func (f *FS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, erro
 		if err := f.mkParent(n); err != nil {
 			return nil, err
 		}
+	}
+	if flag&(os.O_WRONLY|os.O_RDWR) == 0 {
+		// Read-only, as go-git opens HEAD, refs, packed-refs, config, pack indexes and packs: non-blocking, so
+		// that a FIFO swapped in cannot hold the open, and so that os does not switch a regular file's
+		// descriptor to non-blocking and back to try the poller (four fcntl calls an open).
+		flag |= gitfmt.OpenNoBlock
 	}
 	file, err := f.root.OpenFile(n, flag, perm)
 	if err != nil {
