@@ -13,13 +13,43 @@ package gcburst
 
 import (
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 )
 
-// Percent is the collector's target (GOGC) during a burst: the heap may grow
-// to four times what survived the last cycle (at least 12 MB) before the next
-// one, tens of megabytes at most for a 50,000-file worktree's first status.
+// Percent is the least collector's target (GOGC) during a burst: the heap may
+// grow to four times what survived the last cycle before the next one.
 const Percent = 300
+
+// Floor is the least heap a burst may grow to before a collection: a target
+// above Percent when little survived (a fresh process's 4 MB heap, a small
+// root's state), tens of megabytes at most beyond what Percent allows. A
+// 50,000-file worktree's first status allocates about 20 MB; at 300 the
+// first cycle came at 12 MB, in the middle of the call.
+const Floor = 64 << 20
+
+// maxPercent bounds the target Floor asks for.
+const maxPercent = 1600
+
+// percent returns the target for a burst starting now: Percent, or more to
+// reach Floor from the heap that survived the last cycle.
+func percent() int {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	var live int64
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		live = int64(s[0].Value.Uint64())
+	}
+	return percentFor(live)
+}
+
+// percentFor returns the target for a burst after a cycle that left live
+// bytes.
+func percentFor(live int64) int {
+	live = max(live, 4<<20) // the runtime's least heap, before the first cycle
+	p := int((Floor - live) * 100 / live)
+	return min(max(p, Percent), maxPercent)
+}
 
 // bursts counts the bursts under way, so that concurrent ones raise the
 // target once and the last to end restores what was there before.
@@ -29,14 +59,15 @@ var bursts struct {
 	old int // the target before the first burst; raised only if it was lower (GOGC=off or higher stays)
 }
 
-// Relax raises the collector's target to Percent until the returned function
+// Relax raises the collector's target to Percent, or more up to Floor, until the returned function
 // is called (once; later calls do nothing).
 func Relax() (restore func()) {
 	bursts.mu.Lock()
 	defer bursts.mu.Unlock()
 	if bursts.n == 0 {
-		bursts.old = debug.SetGCPercent(Percent)
-		if bursts.old < 0 || bursts.old >= Percent {
+		p := percent()
+		bursts.old = debug.SetGCPercent(p)
+		if bursts.old < 0 || bursts.old >= p {
 			debug.SetGCPercent(bursts.old)
 		}
 	}
