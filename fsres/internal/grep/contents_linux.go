@@ -80,7 +80,7 @@ func idOf(st *unix.Stat_t) fileID {
 type content struct {
 	id       fileID
 	data     []byte
-	vouching bool // kept by a search of Synced's: the feed reports the file's changes
+	vouching atomic.Bool // kept, or found unchanged, by a search of Synced's: the feed reports the file's changes
 }
 
 type contentCache struct {
@@ -166,7 +166,9 @@ func (c *contentCache) put(k contentKey, id fileID, data []byte, epoch uint64, v
 	if epoch != c.epoch || c.bytes+cost > c.budget || c.perRoot[k.root]+cost > c.budgets[k.root] {
 		return
 	}
-	c.files[k] = &content{id: id, data: slices.Clone(data), vouching: vouching} // never written again: lent to searches as it is
+	e := &content{id: id, data: slices.Clone(data)} // never written again: lent to searches as it is
+	e.vouching.Store(vouching)
+	c.files[k] = e
 	c.bytes += cost
 	if c.perRoot == nil {
 		c.perRoot = make(map[*os.Root]int)
@@ -253,6 +255,19 @@ func Synced(fsys *os.Root, base string) func() Opener {
 	}
 }
 
+// vouch marks e, a text a search that is not vouched for kept and a
+// search of Synced's has just found unchanged, as vouched for from now on:
+// its file is one the feed covers (the index's walk gave it), and a change
+// after the check is a path a later Forget names. Not when a Forget came
+// after the search began: it may have named e's path before the check.
+func (c *contentCache) vouch(e *content, epoch uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if epoch == c.epoch {
+		e.vouching.Store(true)
+	}
+}
+
 // keptEpoch returns the kept texts' epoch, for a search beginning.
 func keptEpoch() uint64 { return contents.epochNow() }
 
@@ -311,7 +326,7 @@ func (o *dirOpener) kept(rel string, limit int64, buf []byte) (data []byte, ok b
 	if e == nil {
 		return buf, false, nil
 	}
-	if o.vouched && e.vouching {
+	if o.vouched && e.vouching.Load() {
 		return o.lend(e, limit, buf)
 	}
 	dir, name := path.Split(rel)
@@ -326,6 +341,9 @@ func (o *dirOpener) kept(rel string, limit int64, buf []byte) (data []byte, ok b
 	if err := fstatat(dfd, name, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || idOf(&st) != e.id {
 		contents.drop(k)
 		return buf, false, nil
+	}
+	if o.vouched {
+		contents.vouch(e, o.epoch)
 	}
 	return o.lend(e, limit, buf)
 }

@@ -417,6 +417,37 @@ func TestKeptTextForgetDuringSearch(t *testing.T) {
 	}
 }
 
+// A text kept by a search that is not vouched for, then found unchanged by
+// one that is (Synced), is vouched for from then on; not when a Forget came
+// between the search's start and the check.
+func TestKeptTextVouchedAfterCheck(t *testing.T) {
+	dir, o := keptTree(t, map[string]string{"a.c": "int a;\n", "b.c": "int b;\n"})
+	r := root(t, dir)
+	for _, rel := range []string{"a.c", "b.c"} {
+		if _, _, kept := readTwice(t, o, rel); !kept {
+			t.Fatalf("%s not kept", rel)
+		}
+	}
+	v := Synced(r, ".")().(*dirOpener)
+	t.Cleanup(v.Close)
+	readOnce(t, v, "a.c") // checked, and vouched for
+	Forget(r, []string{"elsewhere.c"}, false)
+	readOnce(t, v, "b.c") // checked after a Forget the search began before: not vouched for
+	for _, rel := range []string{"a.c", "b.c"} { // another size: a stat tells even within a clock tick
+		if err := os.WriteFile(filepath.Join(dir, "root", rel), []byte("int xy;\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v2 := Synced(r, ".")().(*dirOpener)
+	t.Cleanup(v2.Close)
+	if got := readOnce(t, v2, "a.c"); got != "int a;\n" {
+		t.Errorf("a.c read %q: the text found unchanged was not vouched for", got)
+	}
+	if got := readOnce(t, v2, "b.c"); got != "int xy;\n" {
+		t.Errorf("b.c read %q: a text checked after a Forget was vouched for", got)
+	}
+}
+
 // A text kept by a search that is not vouched for is checked even by one
 // that is: its file may lie where the feed does not look.
 func TestKeptTextUnvouchedChecked(t *testing.T) {
@@ -425,12 +456,12 @@ func TestKeptTextUnvouchedChecked(t *testing.T) {
 	if _, _, kept := readTwice(t, o, "a.c"); !kept {
 		t.Fatal("not kept")
 	}
-	if err := os.WriteFile(filepath.Join(dir, "root", "a.c"), []byte("int b;\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "root", "a.c"), []byte("int bb;\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	v := Synced(r, ".")().(*dirOpener)
 	t.Cleanup(v.Close)
-	if got := readOnce(t, v, "a.c"); got != "int b;\n" {
+	if got := readOnce(t, v, "a.c"); got != "int bb;\n" {
 		t.Errorf("read %q, want the file's new text", got)
 	}
 }
