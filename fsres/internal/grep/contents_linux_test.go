@@ -433,7 +433,8 @@ func TestKeptTextVouchedAfterCheck(t *testing.T) {
 	readOnce(t, v, "a.c") // checked, and vouched for
 	Forget(r, []string{"elsewhere.c"}, false)
 	readOnce(t, v, "b.c") // checked after a Forget the search began before: not vouched for
-	for _, rel := range []string{"a.c", "b.c"} { // another size: a stat tells even within a clock tick
+	// Another size: a stat tells the change even within one clock tick.
+	for _, rel := range []string{"a.c", "b.c"} {
 		if err := os.WriteFile(filepath.Join(dir, "root", rel), []byte("int xy;\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
