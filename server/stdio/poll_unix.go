@@ -19,8 +19,7 @@ import (
 // so on 2 cores the goroutines the call starts (grep's workers, the status's
 // walk) had one processor between them for 0–10 ms (traced: a worker runnable
 // for 1.9 ms with the other core idle). A goroutine parked in the poller holds
-// no processor. The same goes for stdout's writes while the client reads a
-// large answer.
+// no processor.
 //
 // Non-blocking mode belongs to the open file, which the process that started
 // grove may share: it is set only on pipes and sockets (a terminal stays as it

@@ -39,13 +39,13 @@ func Run(ctx context.Context, cfg server.Config, in io.Reader, out io.Writer) er
 		s.Logger().Warn("no --root given: only roots the client shares will be reachable")
 	}
 	widenPipe(out)
+	// stdin only: a write to a full pipe that parks in the poller waits for
+	// the poller to notice the client has read, where a blocked write wakes
+	// at once; a 65 MB answer (grep return on a 1 GB tree) took 654 ms
+	// instead of 589 with stdout polled too.
 	if f, restore, ok := polled(in); ok {
 		defer restore()
 		in = f
-	}
-	if f, restore, ok := polled(out); ok {
-		defer restore()
-		out = f
 	}
 	c := &carrier{}
 	s.MCP().AddReceivingMiddleware(c.results)
