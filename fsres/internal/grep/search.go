@@ -189,9 +189,10 @@ func (q *queue) take() (first int, rels []string, ruled []bool, ok bool) {
 func feed(ctx context.Context, req *Request, t Tree, q *queue) error {
 	rels := make([]string, 0, batchSize)
 	var ruled []bool
-	send := func() {
+	send := func() error {
 		q.add(rels, ruled)
 		rels, ruled = rels[:0], nil
+		return ctx.Err() // the search was cut or cancelled: the walk goes no further
 	}
 	err := t.Walk(ctx, func(rel string) error {
 		out := req.Candidate != nil && !req.Candidate(rel)
@@ -203,12 +204,12 @@ func feed(ctx context.Context, req *Request, t Tree, q *queue) error {
 			ruled = append(ruled, out)
 		}
 		if len(rels) == batchSize {
-			send()
+			return send()
 		}
 		return nil
 	})
-	if len(rels) > 0 {
-		send()
+	if err == nil && len(rels) > 0 {
+		err = send()
 	}
 	return err
 }
