@@ -34,10 +34,10 @@ import (
 // A search whose caller vouches that the root's kept texts are current
 // ([Synced]: fsres, right after the trigram index brought itself up to
 // date from the watcher's feed, which told [Forget] every path changed
-// before the search began) uses a text without the fstatat, when that
-// text was itself kept by such a search: its file was one the index
-// covers, whose changes the feed reports. A text read before a change the
-// feed reported is never kept (see contentCache.epoch).
+// before the search began) uses a text without the fstatat when such a
+// search kept it, or found it unchanged with the fstatat (vouch): its file
+// is one the index covers, whose changes the feed reports. A text read
+// before a change the feed reported is never kept (see contentCache.epoch).
 //
 // A root keeps texts only up to the budget its caller gives it
 // ([KeepTexts]: fsres gives what the root's trigram index leaves of half
