@@ -184,7 +184,7 @@ func TestKeptTextBudget(t *testing.T) {
 	text := bytes.Repeat([]byte("x"), 1000)
 	key := func(i int) contentKey { return contentKey{rel: strings.Repeat("f", i+1)} }
 	for i := range 100 {
-		c.put(key(i), fileID{ino: uint64(i)}, text, 0, false)
+		c.put(key(i), fileID{ino: uint64(i)}, text, 0, 0, false)
 		if c.bytes > c.budget || c.bytes <= 0 {
 			t.Fatalf("after %d puts: %d bytes kept, budget %d", i+1, c.bytes, c.budget)
 		}
@@ -196,11 +196,11 @@ func TestKeptTextBudget(t *testing.T) {
 	if total != c.bytes || c.files[key(0)] == nil || c.files[key(99)] != nil {
 		t.Errorf("%d files of %d bytes, counted %d; want the first ones kept", len(c.files), total, c.bytes)
 	}
-	c.put(key(0), fileID{ino: 1000}, text[:10], 0, false) // a changed file replaces its old text
+	c.put(key(0), fileID{ino: 1000}, text[:10], 0, 0, false) // a changed file replaces its old text
 	if e := c.files[key(0)]; e == nil || len(e.data) != 10 {
 		t.Errorf("the changed file's text: %v", e)
 	}
-	c.put(contentKey{rel: "huge"}, fileID{}, make([]byte, 20_000), 0, false)
+	c.put(contentKey{rel: "huge"}, fileID{}, make([]byte, 20_000), 0, 0, false)
 	if c.files[contentKey{rel: "huge"}] != nil || c.bytes > c.budget {
 		t.Errorf("a text above the budget was kept (%d bytes)", c.bytes)
 	}
@@ -238,7 +238,7 @@ func TestKeptTextIdle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := &contentCache{files: make(map[contentKey]*content), budget: 1 << 20, budgets: map[*os.Root]int{nil: 1 << 20}}
 		k := contentKey{rel: "a.c"}
-		c.put(k, fileID{}, []byte("int a;\n"), 0, false)
+		c.put(k, fileID{}, []byte("int a;\n"), 0, 0, false)
 		time.Sleep(contentIdle - time.Minute)
 		if c.get(k) == nil {
 			t.Fatal("dropped before contentIdle")
@@ -256,7 +256,7 @@ func TestKeptTextIdle(t *testing.T) {
 			t.Errorf("after contentIdle unused: %d files, %d bytes kept", len(c.files), c.bytes)
 		}
 		c.mu.Unlock()
-		c.put(k, fileID{}, []byte("int b;\n"), 0, false) // kept again after the drop
+		c.put(k, fileID{}, []byte("int b;\n"), 0, 0, false) // kept again after the drop
 		if e := c.get(k); e == nil || string(e.data) != "int b;\n" {
 			t.Errorf("a text kept after the drop: %v", e)
 		}
@@ -272,7 +272,7 @@ func TestKeptTextRootBudget(t *testing.T) {
 	text := bytes.Repeat([]byte("x"), 1000)
 	cost := len(text) + 2 + entryCost
 	put := func(r *os.Root, i int) {
-		c.put(contentKey{root: r, rel: fmt.Sprintf("%02d", i)}, fileID{}, text, 0, false)
+		c.put(contentKey{root: r, rel: fmt.Sprintf("%02d", i)}, fileID{}, text, 0, 0, false)
 	}
 	for i := range 10 {
 		put(&a, i)
@@ -488,4 +488,35 @@ func readOnce(t *testing.T, o *dirOpener, rel string) string {
 		t.Fatalf("read of %s: %v", rel, err)
 	}
 	return string(b)
+}
+
+// A search of the index that finds its root's budget nearly full drops the
+// texts neither it nor the search of the index before it kept or used;
+// below nine tenths of the budget nothing is dropped.
+func TestKeptTextEviction(t *testing.T) {
+	c := contentCache{files: make(map[contentKey]*content), budget: 1 << 20}
+	text := bytes.Repeat([]byte("x"), 1000)
+	cost := len(text) + 3 + entryCost
+	key := func(i int) contentKey { return contentKey{rel: fmt.Sprintf("%03d", i)} }
+	c.keepTexts(nil, 10*cost) // gen 1
+	for i := range 10 {
+		c.put(key(i), fileID{}, text, 0, 1, false) // kept by greps without the index, after gen 1's
+	}
+	c.keepTexts(nil, 10*cost) // gen 2: the texts of gen 1 stay
+	if len(c.files) != 10 {
+		t.Fatalf("gen 2 kept %d texts, want 10", len(c.files))
+	}
+	c.files[key(3)].used.Store(2) // used by the search of gen 2
+	c.keepTexts(nil, 10*cost)     // gen 3: only key 3 was used since gen 1
+	if len(c.files) != 1 || c.files[key(3)] == nil {
+		t.Fatalf("gen 3 kept %d texts (key 3: %v), want only key 3", len(c.files), c.files[key(3)] != nil)
+	}
+	for i := range 5 {
+		c.put(key(10+i), fileID{}, text, 0, 3, false)
+	}
+	c.keepTexts(nil, 10*cost) // gen 4: 6 of 10 texts' room used, under nine tenths
+	c.keepTexts(nil, 10*cost) // gen 5: the same
+	if len(c.files) != 6 {
+		t.Errorf("a budget six tenths full dropped texts: %d left", len(c.files))
+	}
 }

@@ -37,3 +37,6 @@ func Synced(fsys *os.Root, base string) func() Opener { return DirOpener(fsys, b
 
 // keptEpoch is 0: no text is kept here.
 func keptEpoch() uint64 { return 0 }
+
+// keptGen is 0: no text is kept here.
+func keptGen(*os.Root) uint64 { return 0 }

@@ -33,8 +33,8 @@ type Opener interface {
 // the texts read are kept for the next (contents_linux.go).
 func DirOpener(fsys *os.Root, base string) func() Opener {
 	again := searchedBefore(fsys)
-	epoch := keptEpoch()
-	return func() Opener { return &dirOpener{fsys: fsys, base: base, again: again, epoch: epoch} }
+	epoch, gen := keptEpoch(), keptGen(fsys)
+	return func() Opener { return &dirOpener{fsys: fsys, base: base, again: again, epoch: epoch, gen: gen} }
 }
 
 type dirOpener struct {
@@ -55,6 +55,7 @@ type dirOpener struct {
 	touched bool   // this search was noted among kept texts' uses
 	again   bool   // fsys was searched before: the texts this search reads are kept
 	epoch   uint64 // the kept texts' epoch when the search began
+	gen     uint64 // fsys's generation when the search began (KeepTexts)
 	vouched bool   // the kept texts of fsys are current (Synced)
 	lent    []byte // the last kept text ReadFile returned (Lender)
 }
