@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/grove-mcp/grove/gittools/internal/gittest"
+	"github.com/grove-mcp/grove/roots"
 )
 
 // TestCheckPlainAgreesWithCheckLayout: the plain layout's shortcut takes the layouts it is for, declines every
@@ -142,15 +143,10 @@ func TestPlainChecksAreVouchsOwn(t *testing.T) {
 	f := gittest.New(t)
 	f.Write("sub/a.txt", "a\n")
 	f.Commit("first")
-	sc := gittest.Scope(t, f.Dir)
-	fi, err := os.Lstat(filepath.Join(f.Dir, ".git"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc, fi, found, ok := checkFixture(t, f.Dir)
 	if Inode(fi) == 0 {
 		t.Skip("no inodes here: discoveries are not remembered")
 	}
-	found, ok, _ := CheckRepo(sc, f.Dir, fi, slog.New(slog.DiscardHandler))
 	if !ok || found.seen == nil {
 		t.Fatalf("CheckRepo = %+v, %t: want the plain layout's checks", found, ok)
 	}
@@ -206,12 +202,7 @@ func TestConfigReadOnceWhileOpening(t *testing.T) {
 	f := gittest.New(t)
 	f.Write("a.txt", "a\n")
 	f.Commit("first")
-	sc := gittest.Scope(t, f.Dir)
-	fi, err := os.Lstat(filepath.Join(f.Dir, ".git"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	found, ok, _ := CheckRepo(sc, f.Dir, fi, slog.New(slog.DiscardHandler))
+	sc, _, found, ok := checkFixture(t, f.Dir)
 	if !ok {
 		t.Fatal("CheckRepo refused the fixture")
 	}
@@ -245,4 +236,16 @@ func link(t *testing.T, target, p string) {
 	if err := os.Symlink(target, p); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// checkFixture returns a scope of the repository dir, the lstat of its .git, and what CheckRepo finds there.
+func checkFixture(t *testing.T, dir string) (*roots.Scope, os.FileInfo, Found, bool) {
+	t.Helper()
+	sc := gittest.Scope(t, dir)
+	fi, err := os.Lstat(filepath.Join(dir, ".git"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, ok, _ := CheckRepo(sc, dir, fi, slog.New(slog.DiscardHandler))
+	return sc, fi, found, ok
 }
