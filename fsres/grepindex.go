@@ -1,7 +1,7 @@
 package fsres
 
 // GrepIndexMemory returns the memory grep's trigram indexes and the texts kept beside them hold, all
-// roots together (the indexes never above their cap, 1 GiB; the texts never above 64 MiB), and the
+// roots together (the indexes never above their cap, 1 GiB; the texts never above 512 MiB), and the
 // bytes of text they index; metrics report both.
 func (f *Files) GrepIndexMemory() (memory, text int64) {
 	if f.grams == nil {
