@@ -6,16 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/grove-mcp/grove/fsres/internal/glob"
 	"github.com/grove-mcp/grove/fsres/internal/grep"
 	"github.com/grove-mcp/grove/internal/jsonenc"
-	"github.com/grove-mcp/grove/internal/panics"
-	"github.com/grove-mcp/grove/internal/words"
 	"github.com/grove-mcp/grove/roots"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -60,6 +56,8 @@ type GrepResult struct {
 	Files   int         `json:"files_searched"`
 	Skipped int         `json:"files_skipped,omitempty" jsonschema:"binary files and files above the size limit"`
 	Cut     bool        `json:"cut,omitempty" jsonschema:"max_results was reached; later matches are not shown"`
+
+	pre *jsonenc.Handoff // this JSON, made with the text (renderContent), or nil
 }
 
 const maxContextLines = 20
@@ -140,14 +138,17 @@ func (f *Files) grep(ctx context.Context, _ *mcp.CallToolRequest, sc *roots.Scop
 	if err != nil {
 		return nil, GrepResult{}, roots.PublicError(shownArg(in.Path, base), err)
 	}
-	out, text, err := f.grepAnswer(base.Abs(), req, res)
+	out, text, quoted, err := f.grepAnswer(base.Abs(), req, res)
 	if err != nil {
 		return nil, GrepResult{}, err
 	}
 	if f.grams != nil {
 		f.grams.Settle(answerTime(len(text), len(out.Matches)))
 	}
-	return textResult(text), out, nil
+	if quoted == nil {
+		return textResult(text), out, nil
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&quotedText{&mcp.TextContent{Text: text}, quoted}}}, out, nil
 }
 
 // answerTime is how long an answer of text and matches may take to be encoded, written and read by
@@ -253,221 +254,3 @@ func (o *locOpener) Open(string) (*os.File, error) {
 }
 
 func (o *locOpener) Close() {}
-
-// grepAnswer renders a search: a summary line, then grep-style lines
-// (file:line: text, context as file-line- text, "--" between groups),
-// paths, or path:count lines.
-func (f *Files) grepAnswer(base string, req grep.Request, res *grep.Result) (GrepResult, string, error) {
-	out := GrepResult{Path: base, Matches: []GrepMatch{}, Total: res.Matches, Files: res.Searched,
-		Skipped: res.Binary + res.TooLarge, Cut: res.Cut}
-	var b strings.Builder
-	switch req.Mode {
-	case grep.FilesWithMatches:
-		fmt.Fprintf(&b, "%s with matches under %s", words.Count(len(res.Files), "file", "files"), base)
-	default:
-		fmt.Fprintf(&b, "%s in %s under %s", words.Count(res.Matches, "matching line", "matching lines"),
-			words.Count(len(res.Files), "file", "files"), base)
-	}
-	fmt.Fprintf(&b, " (%s searched", words.Count(res.Searched, "file", "files"))
-	if res.Binary > 0 {
-		fmt.Fprintf(&b, ", %d binary skipped", res.Binary)
-	}
-	if res.TooLarge > 0 {
-		fmt.Fprintf(&b, ", %d above the %s limit skipped", res.TooLarge, byteSize(f.opts.MaxReadBytes))
-	}
-	b.WriteString(")\n")
-	if req.Mode == grep.Content {
-		if err := renderContent(&b, &out, res, req.Before+req.After > 0); err != nil {
-			return GrepResult{}, "", err
-		}
-	}
-	for _, h := range res.Files {
-		switch req.Mode {
-		case grep.FilesWithMatches:
-			fmt.Fprintf(&b, "%s\n", h.Rel)
-			out.Listed = append(out.Listed, h.Rel)
-		case grep.Count:
-			fmt.Fprintf(&b, "%s:%d\n", h.Rel, h.Matches)
-			out.Counts = append(out.Counts, GrepCount{Path: h.Rel, Count: h.Matches})
-		}
-	}
-	if res.Cut {
-		what := words.Count(req.Max, "matching line", "matching lines")
-		if req.Mode != grep.Content {
-			what = words.Count(req.Max, "file", "files")
-		}
-		fmt.Fprintf(&b, "(cut at %s; raise max_results or narrow path/glob/type)\n", what)
-	}
-	return out, b.String(), nil
-}
-
-// renderSplit is the fewest lines of a content answer worth rendering in
-// two halves, the second on another goroutine.
-const renderSplit = 4096
-
-// renderContent renders the lines of a content answer: into b, as text,
-// and into out.Matches. A large one is rendered in two halves at once:
-// 25,000 lines (grep `return` on git/git) took 5 ms, after the search and
-// before the encoding, while one core was idle.
-func renderContent(b *strings.Builder, out *GrepResult, res *grep.Result, context bool) error {
-	lines := 0
-	for _, h := range res.Files {
-		lines += len(h.Lines)
-	}
-	out.Matches = make([]GrepMatch, res.Matches) // a file's Matches counts its lines marked Match
-	// The second half's first file, and the matches before it.
-	cut, cutMatches := len(res.Files), res.Matches
-	if lines >= renderSplit {
-		before := 0
-		cutMatches = 0
-		for i, h := range res.Files {
-			if before >= lines/2 {
-				cut = i
-				break
-			}
-			before += len(h.Lines)
-			cutMatches += h.Matches
-		}
-	}
-	var second []byte
-	done := make(chan error, 1)
-	if cut < len(res.Files) {
-		go func() {
-			var err error
-			defer func() { done <- err }()
-			defer panics.Catch(&err)
-			second = renderLines(jsonenc.Buffer(), out.Matches[cutMatches:], res.Files[cut:], cut, context)
-		}()
-	} else {
-		done <- nil
-	}
-	first := renderLines(jsonenc.Buffer(), out.Matches[:cutMatches:cutMatches], res.Files[:cut], 0, context)
-	defer jsonenc.Release(first)
-	if err := <-done; err != nil {
-		return err
-	}
-	defer jsonenc.Release(second)
-	b.Grow(len(first) + len(second))
-	b.Write(first)
-	b.Write(second)
-	return nil
-}
-
-// renderLines renders files, the first of which is the answer's file
-// number first, as text lines appended to dst, and puts their matches in
-// ms, which has room for exactly them.
-func renderLines(dst []byte, ms []GrepMatch, files []grep.Hits, first int, context bool) []byte {
-	size := 0
-	for _, h := range files {
-		for _, l := range h.Lines {
-			size += len(h.Rel) + len(l.Text) + 24 // separators, line number, "--" lines
-		}
-	}
-	dst = slices.Grow(dst, size)
-	k := 0
-	for i, h := range files {
-		for j, l := range h.Lines {
-			if context && (j > 0 && l.N != h.Lines[j-1].N+1 || j == 0 && first+i > 0) {
-				dst = append(dst, "--\n"...)
-			}
-			sep := byte('-')
-			if l.Match {
-				sep = ':'
-				ms[k] = GrepMatch{Path: h.Rel, Line: l.N, Text: l.Text}
-				k++
-			}
-			dst = append(dst, h.Rel...)
-			dst = append(dst, sep)
-			dst = strconv.AppendInt(dst, int64(l.N), 10)
-			dst = append(dst, sep, ' ')
-			dst = append(dst, l.Text...)
-			dst = append(dst, '\n')
-		}
-	}
-	return dst
-}
-
-// AppendJSON appends r's JSON, the bytes encoding/json writes for it
-// (jsonenc.Appender): the compiled encoder spent 375 ns a match in
-// reflection, 9 ms for grep `return` on git/git after the search was
-// done. A file's path is escaped once for all its matches, and a long
-// list of matches is encoded in two halves on two cores.
-func (r GrepResult) AppendJSON(dst []byte) ([]byte, error) {
-	dst = append(dst, `{"path":`...)
-	dst = jsonenc.AppendString(dst, r.Path)
-	dst = append(dst, `,"matches":`...)
-	if r.Matches == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		dst, _ = jsonenc.AppendHalves(dst, len(r.Matches), func(dst []byte, from, to int) ([]byte, error) {
-			return appendMatches(dst, r.Matches[from:to]), nil
-		})
-		dst = append(dst, ']')
-	}
-	if len(r.Listed) > 0 {
-		dst = append(dst, `,"files":[`...)
-		for i, p := range r.Listed {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = jsonenc.AppendString(dst, p)
-		}
-		dst = append(dst, ']')
-	}
-	if len(r.Counts) > 0 {
-		dst = append(dst, `,"counts":[`...)
-		for i, c := range r.Counts {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, `{"path":`...)
-			dst = jsonenc.AppendString(dst, c.Path)
-			dst = append(dst, `,"count":`...)
-			dst = append(strconv.AppendInt(dst, int64(c.Count), 10), '}')
-		}
-		dst = append(dst, ']')
-	}
-	dst = append(dst, `,"total_matches":`...)
-	dst = strconv.AppendInt(dst, int64(r.Total), 10)
-	dst = append(dst, `,"files_searched":`...)
-	dst = strconv.AppendInt(dst, int64(r.Files), 10)
-	if r.Skipped != 0 {
-		dst = append(dst, `,"files_skipped":`...)
-		dst = strconv.AppendInt(dst, int64(r.Skipped), 10)
-	}
-	if r.Cut {
-		dst = append(dst, `,"cut":true`...)
-	}
-	return append(dst, '}'), nil
-}
-
-// appendMatches appends ms, comma-separated. The matches of one file
-// follow each other and share its path: its escaped form is copied.
-func appendMatches(dst []byte, ms []GrepMatch) []byte {
-	size := 0
-	for _, m := range ms {
-		size += len(m.Path) + len(m.Text) + 40
-	}
-	dst = slices.Grow(dst, size)
-	var path string
-	ps, pe := 0, 0 // where path's escaped form is in dst
-	for i, m := range ms {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, `{"path":`...)
-		if i > 0 && m.Path == path {
-			dst = append(dst, dst[ps:pe]...)
-		} else {
-			ps = len(dst)
-			dst = jsonenc.AppendString(dst, m.Path)
-			pe, path = len(dst), m.Path
-		}
-		dst = append(dst, `,"line":`...)
-		dst = strconv.AppendInt(dst, int64(m.Line), 10)
-		dst = append(dst, `,"text":`...)
-		dst = append(jsonenc.AppendString(dst, m.Text), '}')
-	}
-	return dst
-}

@@ -79,7 +79,7 @@ func TestGrepResultJSON(t *testing.T) {
 func randomHits(r *rand.Rand, files int) *grep.Result {
 	res := &grep.Result{}
 	for f := range files {
-		h := grep.Hits{Rel: fmt.Sprintf("src/f%04d.c", f)}
+		h := grep.Hits{Rel: fmt.Sprintf("src/%sf%04d.c", oddTexts[r.IntN(len(oddTexts))], f)}
 		n := 0
 		for range 1 + r.IntN(12) {
 			n += 1 + r.IntN(3)*r.IntN(5)
@@ -97,33 +97,61 @@ func randomHits(r *rand.Rand, files int) *grep.Result {
 	return res
 }
 
-// A large content answer rendered in two halves is the answer rendered in
-// one piece: the same text, "--" separators included, and the same matches.
+// A content answer rendered in two halves is the answer rendered in one
+// piece: the same text, "--" separators included, and the same matches.
+// Its JSON string is the text's, and out's JSON made with it is what
+// encoding/json writes for out: escapes of every kind, in paths too.
 func TestRenderContentHalves(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, files := range []int{1, 30, 2000} {
+	for _, files := range []int{0, 1, 30, 2000} {
 		res := randomHits(r, files)
 		for _, context := range []bool{false, true} {
-			var b strings.Builder
-			var out GrepResult
-			if err := renderContent(&b, &out, res, context); err != nil {
-				t.Fatal(err)
-			}
-			whole := make([]GrepMatch, res.Matches)
-			want := renderLines(nil, whole, res.Files, 0, context)
-			if b.String() != string(want) {
-				t.Fatalf("%d files, context %v: the halves' text differs from the whole's", files, context)
-			}
-			if len(out.Matches) != len(whole) {
-				t.Fatalf("%d files: %d matches, want %d", files, len(out.Matches), len(whole))
-			}
-			for i := range whole {
-				if out.Matches[i] != whole[i] || whole[i].Path == "" {
-					t.Fatalf("%d files: match %d is %+v, want %+v", files, i, out.Matches[i], whole[i])
+			for _, cut := range []bool{false, true} {
+				head, tail := "12 matching lines in \"odd\"\tdir\n", ""
+				res.Cut = cut
+				if cut {
+					tail = "(cut at 12 matching lines; \x01)\n"
 				}
-			}
-			if files == 2000 && !strings.Contains(b.String(), "src/f1999.c") {
-				t.Fatal("the last file is missing")
+				out := GrepResult{Path: "/root/é \xff", Matches: []GrepMatch{}, Total: res.Matches, Files: 7, Cut: cut}
+				text, quoted, err := renderContent(head, tail, &out, res, context)
+				if err != nil {
+					t.Fatal(err)
+				}
+				whole := make([]GrepMatch, res.Matches)
+				var one rendering
+				one.lines(whole, res.Files, 0, context)
+				if text != head+string(one.raw)+tail {
+					t.Fatalf("%d files, context %v: the halves' text differs from the whole's", files, context)
+				}
+				if n := textSize(res.Files, 0, context); n != len(one.raw) {
+					t.Fatalf("%d files: textSize says %d bytes, the text is %d", files, n, len(one.raw))
+				}
+				if len(out.Matches) != len(whole) {
+					t.Fatalf("%d files: %d matches, want %d", files, len(out.Matches), len(whole))
+				}
+				for i := range whole {
+					if out.Matches[i] != whole[i] || whole[i].Path == "" {
+						t.Fatalf("%d files: match %d is %+v, want %+v", files, i, out.Matches[i], whole[i])
+					}
+				}
+				if files == 2000 && !strings.Contains(text, "f1999.c") {
+					t.Fatal("the last file is missing")
+				}
+				if got, want := quoted.Take(), jsonenc.AppendString(nil, text); !bytes.Equal(got, want) {
+					t.Fatalf("%d files, context %v: the quoted text differs from the text's JSON\n got %.300q\nwant %.300q", files, context, got, want)
+				}
+				if quoted.Take() != nil {
+					t.Fatal("the quoted text was handed out twice")
+				}
+				want := stdGrepJSON(t, out)
+				got, err := jsonenc.Marshal(out)
+				if err != nil || !bytes.Equal(got, want) {
+					t.Fatalf("%d files, context %v: the JSON made with the text differs from encoding/json's (%v)\n got %.300s\nwant %.300s", files, context, err, got, want)
+				}
+				// Taken once: encoded again, out is encoded from its fields, to the same bytes.
+				if again, err := jsonenc.Marshal(out); err != nil || !bytes.Equal(again, want) {
+					t.Fatalf("%d files: out encoded again differs (%v)", files, err)
+				}
 			}
 		}
 	}

@@ -34,8 +34,14 @@ import (
 // Whoever writes it may hand it back with [Release]; a buffer never
 // released is garbage like any other. Without a free buffer, Marshal makes
 // one as large as the last answer of v's type: growing a buffer to 2 MB by
-// doubling cost more than the encoding.
+// doubling cost more than the encoding. A [Premarshaled] value's own JSON,
+// when it still holds it, is returned as it is.
 func Marshal(v any) ([]byte, error) {
+	if p, ok := v.(Premarshaled); ok {
+		if b := p.TakeJSON(); b != nil {
+			return b, nil
+		}
+	}
 	buf := Buffer()
 	var hint *atomic.Int64
 	if v != nil {

@@ -416,3 +416,26 @@ func TestAppendHalves(t *testing.T) {
 		t.Errorf("second half's error: got %v", err)
 	}
 }
+
+// premade is a value that holds its JSON once.
+type premade struct {
+	N   int `json:"n"`
+	pre *Handoff
+}
+
+func (p premade) TakeJSON() []byte { return p.pre.Take() }
+
+// Marshal returns a Premarshaled value's own JSON while it holds it, then
+// encodes the value.
+func TestMarshalPremarshaled(t *testing.T) {
+	v := premade{N: 1, pre: NewHandoff([]byte(`{"n":"made"}`))}
+	if b, err := Marshal(v); err != nil || string(b) != `{"n":"made"}` {
+		t.Fatalf("first Marshal: %s, %v", b, err)
+	}
+	if b, err := Marshal(v); err != nil || string(b) != `{"n":1}` {
+		t.Fatalf("second Marshal: %s, %v", b, err)
+	}
+	if (*Handoff)(nil).Take() != nil {
+		t.Fatal("a nil Handoff handed something out")
+	}
+}

@@ -110,19 +110,39 @@ func (c *carrier) results(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
+// A quotedText is a text content whose maker encoded its text as a JSON
+// string along with other output (fsres's grep answers): the text is
+// carried as that, not escaped again. QuotedText's JSON is the caller's to
+// release, and nil once taken.
+type quotedText interface {
+	QuotedText() (*mcp.TextContent, []byte)
+}
+
 // contents returns cs with its large text blocks carried.
 func (c *carrier) contents(cs []mcp.Content) []mcp.Content {
 	out, copied := cs, false
 	for i, x := range cs {
-		t, ok := x.(*mcp.TextContent)
-		if !ok || t == nil || len(t.Text) < carryMin {
+		var t *mcp.TextContent
+		var quoted []byte
+		switch x := x.(type) {
+		case *mcp.TextContent:
+			t = x
+		case quotedText:
+			t, quoted = x.QuotedText()
+		}
+		if t == nil || len(t.Text) < carryMin {
+			jsonenc.Release(quoted)
 			continue
 		}
 		if !copied {
 			out, copied = append([]mcp.Content(nil), cs...), true
 		}
 		cp := *t
-		cp.Text = c.text(t.Text)
+		if quoted != nil {
+			cp.Text = c.hold(quoted, true)
+		} else {
+			cp.Text = c.text(t.Text)
+		}
 		out[i] = &cp
 	}
 	return out

@@ -51,6 +51,55 @@ func TestCarryResults(t *testing.T) {
 	}
 }
 
+// fakeQuoted is a text content whose maker quoted its text already.
+type fakeQuoted struct {
+	*mcp.TextContent
+	quoted []byte
+}
+
+func (f *fakeQuoted) QuotedText() (*mcp.TextContent, []byte) {
+	q := f.quoted
+	f.quoted = nil
+	return f.TextContent, q
+}
+
+// A large text that comes with its JSON string is carried as that string,
+// not escaped again; a short one goes as it is.
+func TestCarryQuotedText(t *testing.T) {
+	big := strings.Repeat("x", carryMin)
+	// Not big's JSON, so that the answer shows which one was written.
+	quoted := []byte(`"made with the text"`)
+	short := &fakeQuoted{&mcp.TextContent{Text: "short"}, []byte(`"short"`)}
+	orig := &mcp.CallToolResult{Content: []mcp.Content{&fakeQuoted{&mcp.TextContent{Text: big}, quoted}, short}}
+	handler := func(context.Context, string, mcp.Request) (mcp.Result, error) { return orig, nil }
+	var c carrier
+	c.armed.Store(true)
+	res, _ := c.results(handler)(context.Background(), "tools/call", nil)
+	got := res.(*mcp.CallToolResult)
+	if got.Content[1] != short {
+		t.Errorf("short text changed: %#v", got.Content[1])
+	}
+	p, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := c.write(&out, p); err != nil {
+		t.Fatal(err)
+	}
+	var wire struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &wire); err != nil {
+		t.Fatalf("written message is not JSON: %v\n%.300s", err, out.Bytes())
+	}
+	if len(wire.Content) != 2 || wire.Content[0].Text != "made with the text" || wire.Content[1].Text != "short" {
+		t.Errorf("written contents: %+v", wire.Content)
+	}
+}
+
 // A message holding stand-ins is written with the values in their places; a
 // stand-in nobody holds, and a file's text that looks like one, stay as
 // they are.
