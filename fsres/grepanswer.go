@@ -244,13 +244,8 @@ func (r *rendering) lines(ms []GrepMatch, files []grep.Hits, first int, context 
 			if len(r.json) > r.from {
 				r.json = append(r.json, ',')
 			}
-			r.json = append(r.json, `{"path":`...)
-			r.json = append(r.json, path...)
-			r.json = append(r.json, `,"line":`...)
-			r.json = strconv.AppendInt(r.json, int64(l.N), 10)
-			r.json = append(r.json, `,"text":"`...)
-			r.json = append(r.json, r.quoted[start:end]...)
-			r.json = append(r.json, `"}`...)
+			r.json = appendMatchHead(r.json, path, l.N)
+			r.json = append(append(r.json, r.quoted[start:end]...), `"}`...)
 		}
 	}
 }
@@ -325,7 +320,7 @@ func (r GrepResult) appendTail(dst []byte) []byte {
 }
 
 // appendMatches appends ms, comma-separated. The matches of one file
-// follow each other and share its path: its escaped form is copied.
+// follow each other and share its path: it is escaped once for them.
 func appendMatches(dst []byte, ms []GrepMatch) []byte {
 	size := 0
 	for _, m := range ms {
@@ -333,23 +328,26 @@ func appendMatches(dst []byte, ms []GrepMatch) []byte {
 	}
 	dst = slices.Grow(dst, size)
 	var path string
-	ps, pe := 0, 0 // where path's escaped form is in dst
+	var pathJSON []byte
 	for i, m := range ms {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, `{"path":`...)
-		if i > 0 && m.Path == path {
-			dst = append(dst, dst[ps:pe]...)
-		} else {
-			ps = len(dst)
-			dst = jsonenc.AppendString(dst, m.Path)
-			pe, path = len(dst), m.Path
+		if i == 0 || m.Path != path {
+			path, pathJSON = m.Path, jsonenc.AppendString(pathJSON[:0], m.Path)
 		}
-		dst = append(dst, `,"line":`...)
-		dst = strconv.AppendInt(dst, int64(m.Line), 10)
-		dst = append(dst, `,"text":`...)
-		dst = append(jsonenc.AppendString(dst, m.Text), '}')
+		dst = appendMatchHead(dst, pathJSON, m.Line)
+		dst = append(jsonenc.AppendEscaped(dst, m.Text), `"}`...)
 	}
 	return dst
+}
+
+// appendMatchHead appends a match's JSON up to its text's escaped bytes:
+// its path, already a JSON string, its line, and the text's opening quote.
+func appendMatchHead(dst, path []byte, line int) []byte {
+	dst = append(dst, `{"path":`...)
+	dst = append(dst, path...)
+	dst = append(dst, `,"line":`...)
+	dst = strconv.AppendInt(dst, int64(line), 10)
+	return append(dst, `,"text":"`...)
 }
