@@ -2,15 +2,17 @@ package stdio
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/grove-mcp/grove/internal/servertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -132,7 +134,7 @@ func TestCarrierWrite(t *testing.T) {
 		t.Fatalf("written message is not JSON: %v", err)
 	}
 	want := msg{Texts: []string{a, "small", b, unknown, `\u0000grove-carry:`}, Value: value, After: "end"}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("written message (-want +got):\n%s", diff)
 	}
 	if n := c.count.Load(); n != 0 {
@@ -209,5 +211,114 @@ func TestBinaryLargeTexts(t *testing.T) {
 	}
 	if texts[4] != text {
 		t.Errorf("resources/read: got %d bytes, want the %d-byte file", len(texts[4]), len(text))
+	}
+}
+
+// A large grep answer arrives over stdio as it was rendered: its text (made
+// with its JSON string, which the carrier splices in) and its structured
+// matches, with escapes of every kind in paths and lines, and context.
+func TestGrepAnswerOverStdio(t *testing.T) {
+	bin := servertest.GroveBinary(t)
+	dir := servertest.RealTemp(t)
+	odd := []string{"\t\treturn \"q\";", `back\slash`, "é 日本 🎉", "bad \xff byte", "sep\u2028\u2029", "ctl\x01\x1f", "<b>&amp;"}
+	type line struct {
+		n    int
+		text string
+	}
+	want := map[string][]line{}
+	for f, name := range []string{"src/a.c", "src/we\"ird\\name.c", "src/é.c"} {
+		var sb strings.Builder
+		for i := range 120 {
+			text := fmt.Sprintf("%s needle %d %s", odd[(i+f)%len(odd)], i, strings.Repeat("x", i%13))
+			if i%5 == 4 {
+				text = "no match here"
+			}
+			sb.WriteString(text + "\n")
+			if !strings.Contains(text, "needle") {
+				continue
+			}
+			// JSON carries an invalid byte as U+FFFD.
+			want[name] = append(want[name], line{i + 1, strings.ToValidUTF8(text, "\uFFFD")})
+		}
+		servertest.Mkdirs(t, dir, "src")
+		servertest.Write(t, filepath.Join(dir, filepath.FromSlash(name)), sb.String())
+	}
+	cmd := exec.Command(bin, "--root", dir)
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"grep","arguments":{"pattern":"needle","max_results":10000}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"grep","arguments":{"pattern":"needle 1[0-9] ","context_lines":1}}}
+`)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), "grove-carry") {
+		t.Error("a stand-in reached the client")
+	}
+	type match struct {
+		Path string `json:"path"`
+		Line int    `json:"line"`
+		Text string `json:"text"`
+	}
+	answers := map[int]struct {
+		text    string
+		matches []match
+	}{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var m struct {
+			ID     int `json:"id"`
+			Result struct {
+				Content           []struct{ Text string } `json:"content"`
+				StructuredContent struct {
+					Matches []match `json:"matches"`
+				} `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("stdout carries a line that is not JSON (%v): %.200s", err, l)
+		}
+		if len(m.Result.Content) == 1 {
+			answers[m.ID] = struct {
+				text    string
+				matches []match
+			}{m.Result.Content[0].Text, m.Result.StructuredContent.Matches}
+		}
+	}
+	all := answers[2]
+	if len(all.text) < carryMin {
+		t.Fatalf("the answer's text is %d bytes, too short to be carried", len(all.text))
+	}
+	var wantMatches []match
+	var wantText strings.Builder
+	for _, name := range []string{"src/a.c", "src/we\"ird\\name.c", "src/é.c"} {
+		for _, l := range want[name] {
+			wantMatches = append(wantMatches, match{name, l.n, l.text})
+			fmt.Fprintf(&wantText, "%s:%d: %s\n", name, l.n, l.text)
+		}
+	}
+	sorted := func(ms []match) []match {
+		ms = append([]match(nil), ms...)
+		slices.SortFunc(ms, func(a, b match) int {
+			return cmp.Compare(a.Path+"\x00"+fmt.Sprint(a.Line), b.Path+"\x00"+fmt.Sprint(b.Line))
+		})
+		return ms
+	}
+	if diff := gocmp.Diff(sorted(wantMatches), sorted(all.matches)); diff != "" {
+		t.Errorf("structured matches (-want +got):\n%s", diff)
+	}
+	head, body, _ := strings.Cut(all.text, "\n")
+	if !strings.Contains(head, "matching lines in 3 files") {
+		t.Errorf("summary line: %q", head)
+	}
+	gotLines := strings.SplitAfter(body, "\n")
+	wantLines := strings.SplitAfter(wantText.String(), "\n")
+	slices.Sort(gotLines)
+	slices.Sort(wantLines)
+	if diff := gocmp.Diff(wantLines, gotLines); diff != "" {
+		t.Errorf("text lines (-want +got):\n%s", diff)
+	}
+	if ctx := answers[3].text; !strings.Contains(ctx, "\n--\n") || !strings.Contains(ctx, "-10- ") || len(answers[3].matches) != 3*10-6 {
+		t.Errorf("context answer: %d matches, text %.300q", len(answers[3].matches), ctx)
 	}
 }
