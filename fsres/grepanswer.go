@@ -170,13 +170,24 @@ func textSize(files []grep.Hits, first int, context bool) int {
 	n := 0
 	for i, h := range files {
 		for j, l := range h.Lines {
-			if context && (j > 0 && l.N != h.Lines[j-1].N+1 || j == 0 && first+i > 0) {
+			if context && groupStarts(h, j, first+i) {
 				n += len("--\n")
 			}
-			n += len(h.Rel) + decimalLen(l.N) + len(": \n") + len(l.Text) + 1
+			// path, separator, line number, separator and space, text, newline
+			n += len(h.Rel) + 1 + decimalLen(l.N) + 2 + len(l.Text) + 1
 		}
 	}
 	return n
+}
+
+// groupStarts reports whether line j of h, the answer's file number file,
+// starts a group of context lines other than the answer's first: a "--"
+// line goes before it.
+func groupStarts(h grep.Hits, j, file int) bool {
+	if j == 0 {
+		return file > 0
+	}
+	return h.Lines[j].N != h.Lines[j-1].N+1
 }
 
 // decimalLen returns how many digits n has (n ≥ 0).
@@ -213,7 +224,7 @@ func (r *rendering) lines(ms []GrepMatch, files []grep.Hits, first int, context 
 		path = jsonenc.AppendString(path[:0], h.Rel)
 		inner := path[1 : len(path)-1]
 		for j, l := range h.Lines {
-			if context && (j > 0 && l.N != h.Lines[j-1].N+1 || j == 0 && first+i > 0) {
+			if context && groupStarts(h, j, first+i) {
 				r.raw = append(r.raw, "--\n"...)
 				r.quoted = append(r.quoted, `--\n`...)
 			}
